@@ -1,0 +1,35 @@
+//! Circles.
+
+use super::error::{GeometryError, check_finite_vec, check_radius};
+use crate::math::Vec2;
+
+/// A solid circle: a center (meters, in body coordinates) and a positive radius (meters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    center: Vec2,
+    radius: f32,
+}
+
+impl Circle {
+    /// A circle centered at `center` with `radius`.
+    ///
+    /// Errors: [`GeometryError::NonFinite`] for NaN or infinite input,
+    /// [`GeometryError::InvalidRadius`] unless `radius > 0`.
+    pub fn new(center: Vec2, radius: f32) -> Result<Circle, GeometryError> {
+        check_finite_vec(center, "circle center")?;
+        check_radius(radius, "circle radius", false)?;
+        Ok(Circle { center, radius })
+    }
+
+    /// The center in body coordinates (meters).
+    #[inline]
+    pub fn center(&self) -> Vec2 {
+        self.center
+    }
+
+    /// The radius (meters).
+    #[inline]
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+}

@@ -1,0 +1,96 @@
+//! The error of every geometry constructor.
+
+use thiserror::Error;
+
+/// Why a shape, hull or proxy could not be built. Each variant names the problem.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum GeometryError {
+    /// An input number is NaN or infinite.
+    #[error("{what} is not a finite number")]
+    NonFinite {
+        /// Which input.
+        what: &'static str,
+    },
+    /// A radius is negative (or zero where a positive radius is required).
+    #[error("{what} must be {requirement}, got {value}")]
+    InvalidRadius {
+        /// Which radius.
+        what: &'static str,
+        /// What was required ("positive" or "zero or positive").
+        requirement: &'static str,
+        /// The value given (meters).
+        value: f32,
+    },
+    /// A size such as a box half-width is zero or negative.
+    #[error("{what} must be positive, got {value}")]
+    InvalidSize {
+        /// Which size.
+        what: &'static str,
+        /// The value given (meters).
+        value: f32,
+    },
+    /// After welding points closer than the linear slop, fewer than 3 distinct points remain.
+    #[error("polygon needs at least 3 distinct points, got {count}")]
+    TooFewPoints {
+        /// The number of distinct points.
+        count: usize,
+    },
+    /// All points lie on one line, so they enclose no area.
+    #[error("polygon points are collinear")]
+    Collinear,
+    /// The convex hull has more vertices than a polygon can hold.
+    #[error("convex hull has {count} vertices, at most {max} are allowed")]
+    TooManyVertices {
+        /// The number of hull vertices (or proxy points).
+        count: usize,
+        /// The limit, [`crate::settings::MAX_POLYGON_VERTICES`].
+        max: usize,
+    },
+    /// A proxy needs between 1 and 8 points.
+    #[error("a shape proxy needs 1 to {max} points, got {count}")]
+    InvalidPointCount {
+        /// The number of points given.
+        count: usize,
+        /// The limit, [`crate::settings::MAX_POLYGON_VERTICES`].
+        max: usize,
+    },
+    /// Two points that must differ (segment or capsule ends, chain neighbors) are closer
+    /// than the linear slop.
+    #[error("{what}: points are closer than the linear slop ({distance} m)")]
+    DegenerateSegment {
+        /// Which shape.
+        what: &'static str,
+        /// The distance between the points (meters).
+        distance: f32,
+    },
+    /// A chain needs at least 2 points (at least 3 for a loop).
+    #[error("chain needs at least {min} points, got {count}")]
+    ChainTooShort {
+        /// The number of points given.
+        count: usize,
+        /// The minimum for this kind of chain.
+        min: usize,
+    },
+}
+
+/// Fails with [`GeometryError::NonFinite`] unless `v` is finite.
+pub(crate) fn check_finite_vec(v: crate::math::Vec2, what: &'static str) -> Result<(), GeometryError> {
+    if v.is_finite() { Ok(()) } else { Err(GeometryError::NonFinite { what }) }
+}
+
+/// Fails with [`GeometryError::NonFinite`] unless `x` is finite.
+pub(crate) fn check_finite(x: f32, what: &'static str) -> Result<(), GeometryError> {
+    if x.is_finite() { Ok(()) } else { Err(GeometryError::NonFinite { what }) }
+}
+
+/// Checks a radius: finite, and positive (`allow_zero` false) or non-negative.
+pub(crate) fn check_radius(radius: f32, what: &'static str, allow_zero: bool) -> Result<(), GeometryError> {
+    check_finite(radius, what)?;
+    let ok = if allow_zero { radius >= 0.0 } else { radius > 0.0 };
+    if ok {
+        Ok(())
+    } else {
+        let requirement = if allow_zero { "zero or positive" } else { "positive" };
+        Err(GeometryError::InvalidRadius { what, requirement, value: radius })
+    }
+}

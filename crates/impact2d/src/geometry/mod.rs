@@ -1,0 +1,24 @@
+//! Shapes and their geometry: circles, capsules, rounded convex polygons, segments and
+//! one-sided chain segments; convex hulls (quickhull), mass properties and AABBs.
+
+mod aabb;
+mod capsule;
+mod chain;
+mod circle;
+mod error;
+mod hull;
+mod mass;
+mod polygon;
+mod segment;
+mod shape;
+
+pub use aabb::{Aabb, AabbRayHit};
+pub use capsule::Capsule;
+pub use chain::{ChainSegment, make_chain};
+pub use circle::Circle;
+pub use error::GeometryError;
+pub use hull::{Hull, compute_hull};
+pub use mass::{MassData, capsule_mass, circle_mass, polygon_mass};
+pub use polygon::{Polygon, make_box, make_offset_box, make_offset_rounded_box, make_rounded_box};
+pub use segment::Segment;
+pub use shape::Shape;

@@ -1,0 +1,164 @@
+//! Rounded convex polygons and the box constructors.
+
+use super::error::{GeometryError, check_finite, check_finite_vec, check_radius};
+use super::hull::{Hull, compute_hull};
+use crate::math::{Rot, Transform, Vec2};
+use crate::settings::MAX_POLYGON_VERTICES;
+
+/// A solid convex polygon of 3 to 8 vertices, optionally rounded: the points within
+/// `radius` of the core polygon (meters, body coordinates).
+///
+/// Invariants: vertices are counter-clockwise, no three are collinear, `normals[i]` is the
+/// outward unit normal of the edge from `vertices[i]` to `vertices[i + 1]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Polygon {
+    vertices: [Vec2; MAX_POLYGON_VERTICES],
+    normals: [Vec2; MAX_POLYGON_VERTICES],
+    count: usize,
+    radius: f32,
+    centroid: Vec2,
+}
+
+impl Polygon {
+    /// The convex hull of `points` (any order; points closer than the linear slop are
+    /// welded), rounded by `radius` (meters, zero for sharp corners).
+    ///
+    /// Errors: those of [`compute_hull`] (non-finite, fewer than 3 distinct points,
+    /// collinear, more than 8 hull vertices) and [`GeometryError::InvalidRadius`] for a
+    /// negative radius.
+    pub fn new(points: &[Vec2], radius: f32) -> Result<Polygon, GeometryError> {
+        check_radius(radius, "polygon radius", true)?;
+        Ok(Polygon::from_hull(&compute_hull(points)?, radius))
+    }
+
+    /// The polygon of a hull, rounded by `radius` (meters). The hull is already validated;
+    /// `radius` must be finite and non-negative (it is clamped to zero otherwise).
+    pub fn from_hull(hull: &Hull, radius: f32) -> Polygon {
+        let points = hull.points();
+        let count = points.len();
+        let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        vertices[..count].copy_from_slice(points);
+        for i in 0..count {
+            let edge = vertices[(i + 1) % count] - vertices[i];
+            normals[i] = Vec2::new(edge.y, -edge.x).normalize();
+        }
+        let radius = if radius.is_finite() && radius > 0.0 { radius } else { 0.0 };
+        Polygon { vertices, normals, count, radius, centroid: polygon_centroid(&vertices[..count]) }
+    }
+
+    /// The vertices, counter-clockwise (meters, body coordinates).
+    #[inline]
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices[..self.count]
+    }
+
+    /// The outward unit normal of each edge `vertices[i] → vertices[i + 1]`.
+    #[inline]
+    pub fn normals(&self) -> &[Vec2] {
+        &self.normals[..self.count]
+    }
+
+    /// The rounding radius (meters).
+    #[inline]
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// The area centroid of the core polygon (meters, body coordinates).
+    #[inline]
+    pub fn centroid(&self) -> Vec2 {
+        self.centroid
+    }
+
+    /// This polygon moved by `xf` (its vertices, normals and centroid mapped to the parent
+    /// frame).
+    pub fn transformed(&self, xf: Transform) -> Polygon {
+        let mut out = *self;
+        for i in 0..self.count {
+            out.vertices[i] = xf.apply(self.vertices[i]);
+            out.normals[i] = xf.q.rotate(self.normals[i]);
+        }
+        out.centroid = xf.apply(self.centroid);
+        out
+    }
+}
+
+/// An axis-aligned box centered on the origin with half-width `half_width` and half-height
+/// `half_height` (meters).
+///
+/// Errors: [`GeometryError::NonFinite`], and [`GeometryError::InvalidSize`] unless both
+/// half sizes are positive.
+pub fn make_box(half_width: f32, half_height: f32) -> Result<Polygon, GeometryError> {
+    make_offset_rounded_box(half_width, half_height, Vec2::ZERO, 0.0, 0.0)
+}
+
+/// A box as [`make_box`] with its corners rounded by `radius` (meters, non-negative). The
+/// core box keeps the given half sizes, so the rounded box is `radius` larger on each side.
+///
+/// Errors: those of [`make_box`] and [`GeometryError::InvalidRadius`] for a negative radius.
+pub fn make_rounded_box(half_width: f32, half_height: f32, radius: f32) -> Result<Polygon, GeometryError> {
+    make_offset_rounded_box(half_width, half_height, Vec2::ZERO, 0.0, radius)
+}
+
+/// A box as [`make_box`], rotated by `angle` (radians) and centered at `center` (meters,
+/// body coordinates).
+///
+/// Errors: those of [`make_box`], and [`GeometryError::NonFinite`] for the center or angle.
+pub fn make_offset_box(half_width: f32, half_height: f32, center: Vec2, angle: f32) -> Result<Polygon, GeometryError> {
+    make_offset_rounded_box(half_width, half_height, center, angle, 0.0)
+}
+
+/// A box as [`make_offset_box`] with corners rounded by `radius` (meters).
+///
+/// Errors: those of [`make_offset_box`] and [`make_rounded_box`].
+pub fn make_offset_rounded_box(
+    half_width: f32,
+    half_height: f32,
+    center: Vec2,
+    angle: f32,
+    radius: f32,
+) -> Result<Polygon, GeometryError> {
+    check_finite(half_width, "box half_width")?;
+    check_finite(half_height, "box half_height")?;
+    check_finite_vec(center, "box center")?;
+    check_finite(angle, "box angle")?;
+    check_radius(radius, "box radius", true)?;
+    for (what, value) in [("box half_width", half_width), ("box half_height", half_height)] {
+        if value <= 0.0 {
+            return Err(GeometryError::InvalidSize { what, value });
+        }
+    }
+    let (hw, hh) = (half_width, half_height);
+    let xf = Transform { p: center, q: Rot::from_angle(angle) };
+    let corners = [Vec2::new(-hw, -hh), Vec2::new(hw, -hh), Vec2::new(hw, hh), Vec2::new(-hw, hh)];
+    let normals = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
+    let mut polygon = Polygon {
+        vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+        normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+        count: 4,
+        radius,
+        centroid: center,
+    };
+    for i in 0..4 {
+        polygon.vertices[i] = xf.apply(corners[i]);
+        polygon.normals[i] = xf.q.rotate(normals[i]);
+    }
+    Ok(polygon)
+}
+
+/// The area centroid of a convex counter-clockwise polygon, computed relative to its first
+/// vertex to keep precision far from the origin.
+fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
+    let origin = vertices[0];
+    let mut center = Vec2::ZERO;
+    let mut area = 0.0;
+    for i in 1..vertices.len() - 1 {
+        let e1 = vertices[i] - origin;
+        let e2 = vertices[i + 1] - origin;
+        let a = 0.5 * e1.perp_dot(e2);
+        center += a * (e1 + e2) / 3.0;
+        area += a;
+    }
+    origin + center / area
+}

@@ -1,0 +1,81 @@
+//! The shape enum that ties the shape kinds together.
+
+use super::aabb::Aabb;
+use super::capsule::Capsule;
+use super::chain::ChainSegment;
+use super::circle::Circle;
+use super::mass::{MassData, capsule_mass, circle_mass, polygon_mass};
+use super::polygon::Polygon;
+use super::segment::Segment;
+use crate::math::{Transform, Vec2};
+
+/// Any collision shape, in body coordinates (meters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A solid circle.
+    Circle(Circle),
+    /// A solid capsule.
+    Capsule(Capsule),
+    /// A solid rounded convex polygon.
+    Polygon(Polygon),
+    /// A two-sided segment without mass.
+    Segment(Segment),
+    /// A one-sided chain segment without mass.
+    ChainSegment(ChainSegment),
+}
+
+impl Shape {
+    /// The tight AABB of the shape placed by `xf` (meters, world).
+    pub fn aabb(&self, xf: Transform) -> Aabb {
+        match self {
+            Shape::Circle(c) => round_aabb(&[xf.apply(c.center())], c.radius()),
+            Shape::Capsule(c) => round_aabb(&[xf.apply(c.center1()), xf.apply(c.center2())], c.radius()),
+            Shape::Polygon(p) => {
+                let mut world = [Vec2::ZERO; crate::settings::MAX_POLYGON_VERTICES];
+                let vertices = p.vertices();
+                for (w, &v) in world.iter_mut().zip(vertices) {
+                    *w = xf.apply(v);
+                }
+                round_aabb(&world[..vertices.len()], p.radius())
+            }
+            Shape::Segment(s) => round_aabb(&[xf.apply(s.point1()), xf.apply(s.point2())], 0.0),
+            Shape::ChainSegment(c) => {
+                let s = c.segment();
+                round_aabb(&[xf.apply(s.point1()), xf.apply(s.point2())], 0.0)
+            }
+        }
+    }
+
+    /// Mass, center of mass and rotational inertia about the center of mass at `density`
+    /// (kg/m²). Segments and chain segments have no area and no mass.
+    pub fn mass(&self, density: f32) -> MassData {
+        match self {
+            Shape::Circle(c) => circle_mass(c, density),
+            Shape::Capsule(c) => capsule_mass(c, density),
+            Shape::Polygon(p) => polygon_mass(p, density),
+            Shape::Segment(_) | Shape::ChainSegment(_) => MassData::default(),
+        }
+    }
+
+    /// The rounding radius (meters): the circle or capsule radius, the polygon's radius,
+    /// zero for segments.
+    pub fn radius(&self) -> f32 {
+        match self {
+            Shape::Circle(c) => c.radius(),
+            Shape::Capsule(c) => c.radius(),
+            Shape::Polygon(p) => p.radius(),
+            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
+        }
+    }
+}
+
+/// The AABB of `points` grown by `radius`. `points` is never empty here.
+fn round_aabb(points: &[Vec2], radius: f32) -> Aabb {
+    let mut lower = points[0];
+    let mut upper = points[0];
+    for &p in &points[1..] {
+        lower = lower.min(p);
+        upper = upper.max(p);
+    }
+    Aabb::new(lower, upper).enlarged(radius)
+}

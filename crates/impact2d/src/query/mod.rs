@@ -1,0 +1,12 @@
+//! Pairwise queries: distance (GJK), penetration (EPA, SAT), ray and shape casts, and time
+//! of impact (bilateral advancement, conservative advancement, analytic circles, swept AABBs).
+
+mod aabb_toi;
+mod error;
+mod proxy;
+mod toi;
+
+pub use aabb_toi::{AabbToi, AabbToiState, aabb_time_of_impact};
+pub use error::QueryError;
+pub use proxy::ShapeProxy;
+pub use toi::{ToiOutput, ToiState, time_of_impact};
