@@ -241,7 +241,7 @@ mod tests {
         // Center of rotation at (1, 0); two turns in the whole step, one at t = 0.5.
         assert!((xf.apply(Vec2::new(0.5, 0.0)) - Vec2::new(1.0, 0.0)).length() < 1e-6);
         assert!((xf.q.c - 1.0).abs() < 1e-6 && xf.q.s.abs() < 1e-5);
-        let quarter = sweep.transform_at(0.125);
-        assert!((quarter.q.c - (-1.0)).abs() < 1e-6);
+        let half_turn = sweep.transform_at(0.25);
+        assert!((half_turn.q.c - (-1.0)).abs() < 1e-6);
     }
 }

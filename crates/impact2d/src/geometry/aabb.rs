@@ -120,6 +120,9 @@ impl Aabb {
     /// the box hits at fraction 0 with a zero normal. A zero translation only hits when
     /// the origin is inside. Non-finite input misses.
     pub fn ray_cast(&self, origin: Vec2, translation: Vec2, max_fraction: f32) -> Option<AabbRayHit> {
+        if !(origin.is_finite() && translation.is_finite() && max_fraction.is_finite()) {
+            return None;
+        }
         let mut t_min = 0.0f32;
         let mut t_max = max_fraction;
         let mut normal = Vec2::ZERO;
@@ -145,8 +148,7 @@ impl Aabb {
                 normal[axis] = sign;
             }
             t_max = t_max.min(t2);
-            // Written so that NaN (from 0 * inf) reports a miss.
-            if !(t_min <= t_max) {
+            if t_min > t_max {
                 return None;
             }
         }
