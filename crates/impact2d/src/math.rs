@@ -46,22 +46,10 @@ impl Rot {
         Vec2::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
     }
 
-    /// The composition `self * q`: rotate by `q`, then by `self`.
-    #[inline]
-    pub fn mul(self, q: Rot) -> Rot {
-        Rot {
-            c: self.c * q.c - self.s * q.s,
-            s: self.s * q.c + self.c * q.s,
-        }
-    }
-
     /// The composition `self⁻¹ * q`.
     #[inline]
     pub fn inv_mul(self, q: Rot) -> Rot {
-        Rot {
-            c: self.c * q.c + self.s * q.s,
-            s: self.c * q.s - self.s * q.c,
-        }
+        Rot { c: self.c * q.c + self.s * q.s, s: self.c * q.s - self.s * q.c }
     }
 }
 
@@ -96,16 +84,30 @@ impl Transform {
         self.q.inv_rotate(v - self.p)
     }
 
-    /// The composition `self * b`: apply `b`, then `self`.
-    #[inline]
-    pub fn mul(self, b: Transform) -> Transform {
-        Transform { p: self.q.rotate(b.p) + self.p, q: self.q.mul(b.q) }
-    }
-
     /// The composition `self⁻¹ * b`: `b` expressed in the frame of `self`.
     #[inline]
     pub fn inv_mul(self, b: Transform) -> Transform {
         Transform { p: self.q.inv_rotate(b.p - self.p), q: self.q.inv_mul(b.q) }
+    }
+}
+
+impl std::ops::Mul for Rot {
+    type Output = Rot;
+
+    /// The composition `self * q`: rotate by `q`, then by `self`.
+    #[inline]
+    fn mul(self, q: Rot) -> Rot {
+        Rot { c: self.c * q.c - self.s * q.s, s: self.s * q.c + self.c * q.s }
+    }
+}
+
+impl std::ops::Mul for Transform {
+    type Output = Transform;
+
+    /// The composition `self * b`: apply `b`, then `self`.
+    #[inline]
+    fn mul(self, b: Transform) -> Transform {
+        Transform { p: self.q.rotate(b.p) + self.p, q: self.q * b.q }
     }
 }
 
@@ -225,7 +227,7 @@ mod tests {
         assert!((xf.inv_apply(xf.apply(p)) - p).length() < 1e-6);
         let b = Transform::new(Vec2::new(-1.0, 4.0), -2.1);
         let rel = xf.inv_mul(b);
-        assert!((xf.mul(rel).apply(p) - b.apply(p)).length() < 1e-5);
+        assert!(((xf * rel).apply(p) - b.apply(p)).length() < 1e-5);
     }
 
     #[test]

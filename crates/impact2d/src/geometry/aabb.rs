@@ -42,10 +42,7 @@ impl Aabb {
 
     /// True when both corners are finite and ordered.
     pub fn is_valid(&self) -> bool {
-        self.lower.is_finite()
-            && self.upper.is_finite()
-            && self.lower.x <= self.upper.x
-            && self.lower.y <= self.upper.y
+        self.lower.is_finite() && self.upper.is_finite() && self.lower.x <= self.upper.x && self.lower.y <= self.upper.y
     }
 
     /// The center point (meters).
@@ -94,10 +91,7 @@ impl Aabb {
     /// True when `point` lies inside the box or on its boundary.
     #[inline]
     pub fn contains_point(&self, point: Vec2) -> bool {
-        self.lower.x <= point.x
-            && point.x <= self.upper.x
-            && self.lower.y <= point.y
-            && point.y <= self.upper.y
+        self.lower.x <= point.x && point.x <= self.upper.x && self.lower.y <= point.y && point.y <= self.upper.y
     }
 
     /// This box grown by `margin` (meters) on every side.

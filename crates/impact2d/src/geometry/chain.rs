@@ -124,10 +124,7 @@ mod tests {
     #[test]
     fn bad_chains_are_errors() {
         assert!(matches!(make_chain(&[Vec2::ZERO], false), Err(GeometryError::ChainTooShort { .. })));
-        assert!(matches!(
-            make_chain(&[Vec2::ZERO, Vec2::X, Vec2::Y], true).map(|c| c.len()),
-            Ok(3)
-        ));
+        assert!(matches!(make_chain(&[Vec2::ZERO, Vec2::X, Vec2::Y], true).map(|c| c.len()), Ok(3)));
         assert!(matches!(
             make_chain(&[Vec2::ZERO, Vec2::new(0.001, 0.0)], false),
             Err(GeometryError::DegenerateSegment { .. })

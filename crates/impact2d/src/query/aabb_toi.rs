@@ -59,7 +59,8 @@ pub fn aabb_time_of_impact(a: &Aabb, delta_a: Vec2, b: &Aabb, delta_b: Vec2) -> 
         }
         // Times at which B's leading face reaches A's near face, and its trailing face
         // leaves A's far face.
-        let (enter, exit) = if v > 0.0 { ((a_lo - b_hi) / v, (a_hi - b_lo) / v) } else { ((a_hi - b_lo) / v, (a_lo - b_hi) / v) };
+        let (enter, exit) =
+            if v > 0.0 { ((a_lo - b_hi) / v, (a_hi - b_lo) / v) } else { ((a_hi - b_lo) / v, (a_lo - b_hi) / v) };
         first = first.max(enter);
         last = last.min(exit);
         if first > last {

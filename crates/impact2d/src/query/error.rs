@@ -22,8 +22,3 @@ pub enum QueryError {
         value: f32,
     },
 }
-
-/// Fails with [`QueryError::NonFinite`] unless `x` is finite.
-pub(crate) fn finite(x: f32, what: &'static str) -> Result<f32, QueryError> {
-    if x.is_finite() { Ok(x) } else { Err(QueryError::NonFinite { what }) }
-}
