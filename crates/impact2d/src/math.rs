@@ -145,9 +145,15 @@ impl Sweep {
     /// The body transform at normalized time `t` (0 = start of the step, 1 = end).
     #[inline]
     pub fn transform_at(&self, t: f32) -> Transform {
-        let c = self.c1 + t * (self.c2 - self.c1);
+        let c = self.center_at(t);
         let q = Rot::from_angle(self.a1 + t * (self.a2 - self.a1));
         Transform { p: c - q.rotate(self.local_center), q }
+    }
+
+    /// The world position of the center of rotation at normalized time `t` (meters).
+    #[inline]
+    pub fn center_at(&self, t: f32) -> Vec2 {
+        self.c1 + t * (self.c2 - self.c1)
     }
 
     /// True when every field is a finite number.

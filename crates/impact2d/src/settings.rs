@@ -35,3 +35,7 @@ pub const TOI_MAX_ROOT_ITERATIONS: u32 = 50;
 
 /// The most iterations of the GJK distance loop (each one is a support point query).
 pub const GJK_MAX_ITERATIONS: u32 = 30;
+
+/// The most steps of conservative advancement before it reports `Failed`. Its worst case
+/// (a shape pivoting just above another) takes hundreds of steps.
+pub const CA_MAX_ITERATIONS: u32 = 1000;

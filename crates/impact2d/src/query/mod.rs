@@ -2,11 +2,25 @@
 //! of impact (bilateral advancement, conservative advancement, analytic circles, swept AABBs).
 
 mod aabb_toi;
+mod circle_toi;
+mod conservative;
+mod distance;
+mod epa;
 mod error;
+mod motion_bound;
 mod proxy;
+mod root;
+mod sat;
+mod separation;
+mod simplex;
 mod toi;
 
 pub use aabb_toi::{AabbToi, AabbToiState, aabb_time_of_impact};
+pub use circle_toi::{MovingCircle, circle_time_of_impact};
+pub use conservative::conservative_advancement;
+pub use distance::{DistanceInput, DistanceOutput, SegmentDistance, SimplexCache, segment_distance, shape_distance};
+pub use epa::{Penetration, penetration};
 pub use error::QueryError;
 pub use proxy::ShapeProxy;
+pub use sat::{SatQuery, polygon_sat};
 pub use toi::{ToiOutput, ToiState, time_of_impact};

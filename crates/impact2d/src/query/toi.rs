@@ -1,8 +1,26 @@
 //! Time of impact by bilateral advancement, certified against rotation.
+//!
+//! Source: Catto, "Continuous Collision", GDC 2013. Bilateral advancement repeats: find the
+//! closest features at t1 (GJK); build a separation function from them; look at the
+//! deepest points at the end of the look-ahead interval; if they overlap, drive their
+//! separation to the target with a bracketed root finder, and look again; when the
+//! deepest points sit in the target band (or clear it), advance t1.
+//!
+//! Beyond the talk: the deepest points at the end of an interval say nothing about the
+//! middle, so a shape that rotates into the other and out again within the interval would
+//! be missed (Box2D v3 and parry clamp rotation to hide this). Here every advance is
+//! certified by [`MotionBound`]: a floor on the separation over the whole interval, from
+//! the poses at its ends. When the floor is too low, the look-ahead interval is halved and
+//! the step retried, so cost only grows where rotation could really hide a collision.
 
+use super::distance::{CoreDistance, DistanceInput, SimplexCache, world_core_distance};
 use super::error::QueryError;
+use super::motion_bound::MotionBound;
 use super::proxy::ShapeProxy;
-use crate::math::{Sweep, Vec2};
+use super::root::find_root;
+use super::separation::{MinSeparation, SeparationFunction};
+use crate::math::{Sweep, Transform, Vec2};
+use crate::settings::{MAX_POLYGON_VERTICES, TOI_MAX_ITERATIONS, TOI_MAX_ROOT_ITERATIONS};
 
 /// How a time of impact query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +52,7 @@ pub struct ToiOutput {
     pub point: Vec2,
     /// For `Hit`: the unit normal at `t`, pointing from A to B. Zero otherwise.
     pub normal: Vec2,
-    /// How many times the look-ahead interval was halved because rotation could hide a
+    /// How many times a look-ahead interval was halved because rotation could hide a
     /// collision inside it.
     pub subdivisions: u32,
     /// True when the answer relied on a relaxed certificate: a contact shallower than a
@@ -42,8 +60,29 @@ pub struct ToiOutput {
     pub glancing: bool,
 }
 
-/// The first time in [0, t_max] at which the surface gap between two moving shapes comes
-/// within `tolerance` of `target` (meters).
+/// Consecutive halvings of one step after which a glancing contact may be skipped.
+const RELAX_AFTER_HALVINGS: u32 = 12;
+/// Halvings allowed in one query before it gives up with `Failed`.
+const MAX_SUBDIVISIONS: u32 = 256;
+
+/// The first time in [0, `t_max`] at which the surface gap (meters) between two moving
+/// shapes comes within `tolerance` of `target`, by certified bilateral advancement.
+///
+/// Shapes are proxies in body coordinates, moved by their sweeps over normalized time
+/// (any rotation, including several turns per step). A `Hit` at t means the gap at t is in
+/// `[target - tolerance, target + tolerance]` and was never below `target - tolerance`
+/// before t; `Separated` means it stays above `target - tolerance` up to `t_max`. A gap
+/// below zero at t = 0 is `Overlapped`; a gap within `target + tolerance` at t = 0 is a
+/// `Hit` at 0. The only contacts that may be missed are glancing ones, shallower than a
+/// quarter of the thinner shape, and only after many halvings (`glancing` is then set).
+///
+/// Typical values: `target` = [`crate::settings::TOI_TARGET`], `tolerance` =
+/// [`crate::settings::TOI_TOLERANCE`].
+///
+/// Errors: [`QueryError::NonFinite`] for a non-finite sweep or parameter;
+/// [`QueryError::OutOfRange`] unless `0 <= t_max <= 1`, `tolerance > 0` and
+/// `target + tolerance > -(radius_a + radius_b)` (the band must reach positive core
+/// distances).
 pub fn time_of_impact(
     proxy_a: &ShapeProxy,
     sweep_a: &Sweep,
@@ -53,6 +92,337 @@ pub fn time_of_impact(
     target: f32,
     tolerance: f32,
 ) -> Result<ToiOutput, QueryError> {
-    let _ = (proxy_a, sweep_a, proxy_b, sweep_b, t_max, target, tolerance);
-    todo!("in progress")
+    Ok(ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?.solve())
+}
+
+/// The target band in core distance (radii added back): a hit lands in [floor, hi], and
+/// the gap must never drop below lo.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Band {
+    pub lo: f32,
+    /// The band's bottom within reach of GJK, which cannot see below zero.
+    pub floor: f32,
+    pub hi: f32,
+    /// The band's middle, where root finding aims, and its half-width.
+    pub aim: f32,
+    pub aim_tolerance: f32,
+}
+
+/// A validated query: both sweeps rebased on A's starting center, the band in core terms.
+pub(crate) struct ToiQuery<'a> {
+    pub proxy_a: &'a ShapeProxy,
+    pub proxy_b: &'a ShapeProxy,
+    pub sweep_a: Sweep,
+    pub sweep_b: Sweep,
+    /// World position of the rebased origin.
+    pub origin: Vec2,
+    pub t_max: f32,
+    pub band: Band,
+    pub total_radius: f32,
+}
+
+/// What one proposal of bilateral advancement found.
+enum Step {
+    /// The separation function is within the band already at t1.
+    HitNow,
+    /// The deepest points cannot be resolved from t1 (round-off): give up at t1.
+    Stuck,
+    /// The deepest points at t2 are in the band or above it: a candidate advance.
+    Reach(f32, MinSeparation),
+    /// Too many deepest points changed places; the interval up to t2 needs a shorter look.
+    Unresolved(f32),
+}
+
+impl<'a> ToiQuery<'a> {
+    pub fn new(
+        (proxy_a, sweep_a): (&'a ShapeProxy, &Sweep),
+        (proxy_b, sweep_b): (&'a ShapeProxy, &Sweep),
+        t_max: f32,
+        target: f32,
+        tolerance: f32,
+    ) -> Result<ToiQuery<'a>, QueryError> {
+        if !sweep_a.is_finite() {
+            return Err(QueryError::NonFinite { what: "sweep_a" });
+        }
+        if !sweep_b.is_finite() {
+            return Err(QueryError::NonFinite { what: "sweep_b" });
+        }
+        for (what, value) in [("t_max", t_max), ("target", target), ("tolerance", tolerance)] {
+            if !value.is_finite() {
+                return Err(QueryError::NonFinite { what });
+            }
+        }
+        if !(0.0..=1.0).contains(&t_max) {
+            return Err(QueryError::OutOfRange { what: "t_max", requirement: "in [0, 1]", value: t_max });
+        }
+        if tolerance <= 0.0 {
+            return Err(QueryError::OutOfRange { what: "tolerance", requirement: "positive", value: tolerance });
+        }
+        let total_radius = proxy_a.radius() + proxy_b.radius();
+        let hi = target + tolerance + total_radius;
+        if hi <= 0.0 {
+            let requirement = "greater than -(radius_a + radius_b + tolerance)";
+            return Err(QueryError::OutOfRange { what: "target", requirement, value: target });
+        }
+        let lo = target - tolerance + total_radius;
+        let floor = lo.max(0.0);
+        let band = Band { lo, floor, hi, aim: 0.5 * (floor + hi), aim_tolerance: 0.5 * (hi - floor) };
+        let origin = sweep_a.c1;
+        Ok(ToiQuery {
+            proxy_a,
+            proxy_b,
+            sweep_a: rebase(sweep_a, origin),
+            sweep_b: rebase(sweep_b, origin),
+            origin,
+            t_max,
+            band,
+            total_radius,
+        })
+    }
+
+    /// Core distance at time `t`, warm-started from `cache` (world, rebased).
+    pub fn distance_at(&self, t: f32, cache: &mut SimplexCache) -> (CoreDistance, Transform, Transform) {
+        let (xa, xb) = (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t));
+        let input = DistanceInput { proxy_a: self.proxy_a, transform_a: xa, proxy_b: self.proxy_b, transform_b: xb };
+        (world_core_distance(&input, cache), xa, xb)
+    }
+
+    /// True when the core distance found at t = 0 means the surfaces overlap.
+    pub fn overlapped(&self, d: &CoreDistance) -> bool {
+        d.distance == 0.0 || d.distance < self.total_radius
+    }
+
+    fn solve(&self) -> ToiOutput {
+        let motion = MotionBound::new((self.proxy_a, &self.sweep_a), (self.proxy_b, &self.sweep_b));
+        let mut out = ToiOutput::start();
+        let mut cache = SimplexCache::default();
+        let mut glance_depth = None;
+        let (mut t1, mut horizon) = (0.0, self.t_max);
+        loop {
+            let (d, xa, xb) = self.distance_at(t1, &mut cache);
+            out.iterations += 1;
+            if t1 == 0.0 && self.overlapped(&d) {
+                return out.ended(ToiState::Overlapped, 0.0);
+            }
+            if d.distance < self.band.hi {
+                return self.hit(out, t1, &d);
+            }
+            if t1 >= self.t_max {
+                return out.ended(ToiState::Separated, self.t_max);
+            }
+            if out.iterations >= TOI_MAX_ITERATIONS {
+                return out.ended(ToiState::Failed, t1);
+            }
+            let f = SeparationFunction::new(
+                &cache,
+                (self.proxy_a, &self.sweep_a),
+                (self.proxy_b, &self.sweep_b),
+                (xa, xb),
+                d.normal,
+            );
+            let mut halvings = 0;
+            let (t2, m) = loop {
+                let (t2, certified) = match self.propose(&f, t1, horizon, &mut out.root_iterations) {
+                    Step::HitNow => return self.hit(out, t1, &d),
+                    Step::Stuck => return out.ended(ToiState::Failed, t1),
+                    Step::Unresolved(t2) => (t2, None),
+                    Step::Reach(t2, m) => {
+                        let floor = self.certify(&motion, (t1, xa, xb), (t2, m.xf_a, m.xf_b), d.normal, m.axis);
+                        if floor >= self.band.lo {
+                            break (t2, m);
+                        }
+                        (t2, Some((floor, m)))
+                    }
+                };
+                if let Some((floor, m)) = certified.filter(|_| halvings >= RELAX_AFTER_HALVINGS) {
+                    let glance = *glance_depth.get_or_insert_with(|| self.glance_depth());
+                    if floor >= self.band.lo - glance {
+                        out.glancing = true;
+                        break (t2, m);
+                    }
+                }
+                halvings += 1;
+                out.subdivisions += 1;
+                if out.subdivisions > MAX_SUBDIVISIONS {
+                    return out.ended(ToiState::Failed, t1);
+                }
+                horizon = t1 + 0.5 * (t2 - t1);
+            };
+            if m.separation > self.band.hi && t2 >= self.t_max {
+                return out.ended(ToiState::Separated, self.t_max);
+            }
+            // After a certified step, look as far again as the step that worked.
+            horizon = if halvings > 0 { (t2 + 2.0 * (t2 - t1)).min(self.t_max) } else { self.t_max };
+            t1 = t2;
+        }
+    }
+
+    /// Bilateral advancement from t1 towards `horizon`: push the end of the interval back
+    /// to the root of each deepest point pair until the deepest points at the end are in
+    /// the band or clear of it.
+    fn propose(&self, f: &SeparationFunction, t1: f32, horizon: f32, root_iterations: &mut u32) -> Step {
+        let band = &self.band;
+        let mut t2 = horizon;
+        for _ in 0..MAX_POLYGON_VERTICES {
+            let m = f.find_min_separation(t2);
+            if m.separation >= band.floor {
+                return Step::Reach(t2, m);
+            }
+            let s1 = f.evaluate(m.index_a, m.index_b, t1);
+            if s1 < band.floor {
+                return Step::Stuck;
+            }
+            if s1 <= band.hi {
+                return Step::HitNow;
+            }
+            let separation = |t| f.evaluate(m.index_a, m.index_b, t);
+            let root = find_root(
+                separation,
+                (t1, s1),
+                (t2, m.separation),
+                band.aim,
+                band.aim_tolerance,
+                TOI_MAX_ROOT_ITERATIONS,
+            );
+            *root_iterations += root.iterations;
+            t2 = root.t;
+        }
+        Step::Unresolved(t2)
+    }
+
+    /// A floor on the core separation over [t1, t2], along GJK's normal at t1 or the
+    /// separation axis at t2, whichever certifies more.
+    fn certify(
+        &self,
+        motion: &MotionBound,
+        start: (f32, Transform, Transform),
+        end: (f32, Transform, Transform),
+        normal_at_start: Vec2,
+        axis_at_end: Vec2,
+    ) -> f32 {
+        if !motion.rotates() {
+            return f32::INFINITY;
+        }
+        let poses = motion.poses(start, end);
+        motion.lower_bound(&poses, normal_at_start).max(motion.lower_bound(&poses, axis_at_end))
+    }
+
+    /// The depth of a glancing contact: a quarter of the thinner shape (meters).
+    fn glance_depth(&self) -> f32 {
+        0.25 * self.proxy_a.thickness().min(self.proxy_b.thickness())
+    }
+
+    /// A hit at `t` with the closest points found there.
+    pub fn hit(&self, mut out: ToiOutput, t: f32, d: &CoreDistance) -> ToiOutput {
+        let n = d.normal;
+        let on_a = d.point_a + self.proxy_a.radius() * n;
+        let on_b = d.point_b - self.proxy_b.radius() * n;
+        out.state = ToiState::Hit;
+        out.t = t;
+        out.point = self.origin + 0.5 * (on_a + on_b);
+        out.normal = n;
+        out
+    }
+}
+
+impl ToiOutput {
+    /// An output with nothing found yet.
+    pub(crate) fn start() -> ToiOutput {
+        ToiOutput {
+            state: ToiState::Failed,
+            t: 0.0,
+            iterations: 0,
+            root_iterations: 0,
+            point: Vec2::ZERO,
+            normal: Vec2::ZERO,
+            subdivisions: 0,
+            glancing: false,
+        }
+    }
+
+    /// This output ended in `state` at time `t`.
+    pub(crate) fn ended(mut self, state: ToiState, t: f32) -> ToiOutput {
+        self.state = state;
+        self.t = t;
+        self
+    }
+}
+
+/// The sweep with positions relative to `origin` and its angles shifted by whole turns to
+/// start in [-pi, pi], so that f32 keeps its precision far from the world origin and after
+/// many turns.
+fn rebase(sweep: &Sweep, origin: Vec2) -> Sweep {
+    let turns = (sweep.a1 / std::f32::consts::TAU).round() * std::f32::consts::TAU;
+    Sweep { a1: sweep.a1 - turns, a2: sweep.a2 - turns, ..sweep.rebased(origin) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::{TOI_TARGET, TOI_TOLERANCE};
+    use std::f32::consts::PI;
+
+    fn toi(a: &ShapeProxy, sa: &Sweep, b: &ShapeProxy, sb: &Sweep) -> ToiOutput {
+        time_of_impact(a, sa, b, sb, 1.0, TOI_TARGET, TOI_TOLERANCE).unwrap()
+    }
+
+    fn rect(hw: f32, hh: f32) -> ShapeProxy {
+        ShapeProxy::new(&[Vec2::new(-hw, -hh), Vec2::new(hw, -hh), Vec2::new(hw, hh), Vec2::new(-hw, hh)], 0.0).unwrap()
+    }
+
+    fn moving(c1: Vec2, c2: Vec2, a1: f32, a2: f32) -> Sweep {
+        Sweep { local_center: Vec2::ZERO, c1, c2, a1, a2 }
+    }
+
+    #[test]
+    fn ball_falls_onto_a_thin_plane() {
+        // Catto's first case: a ball that would step over a 1 cm plane.
+        let ground = rect(10.0, 0.005);
+        let ball = ShapeProxy::new(&[Vec2::ZERO], 0.25).unwrap();
+        let still = Sweep::fixed(Transform::IDENTITY);
+        let fall = moving(Vec2::new(0.0, 2.0), Vec2::new(0.0, -2.0), 0.0, 0.0);
+        let out = toi(&ground, &still, &ball, &fall);
+        assert_eq!(out.state, ToiState::Hit);
+        // Gap = 2 - 4t - 0.25 - 0.005 = target at t = (1.745 - 0.005) / 4.
+        assert!((out.t - 0.435).abs() < 0.0004, "{out:?}");
+        assert!((out.normal - Vec2::Y).length() < 1e-5);
+    }
+
+    #[test]
+    fn rod_spinning_through_a_box_and_out_again_is_a_hit() {
+        // A 3 m rod, 2 cm thick, turning a half turn in one step about its center above a
+        // box's corner: its tip sweeps through the box at mid-step and is clear at both
+        // ends. Checking only the end pose would call this separated.
+        let rod = rect(1.5, 0.01);
+        let block = rect(0.5, 0.5);
+        let still = Sweep::fixed(Transform::IDENTITY);
+        let spin = moving(Vec2::new(0.0, 1.2), Vec2::new(0.0, 1.2), 0.0, PI);
+        let out = toi(&block, &still, &rod, &spin);
+        assert_eq!(out.state, ToiState::Hit, "{out:?}");
+        assert!(out.t > 0.0 && out.t < 0.5);
+        assert!(out.subdivisions > 0);
+    }
+
+    #[test]
+    fn overlapped_and_separated() {
+        let a = rect(1.0, 1.0);
+        let still = Sweep::fixed(Transform::IDENTITY);
+        let inside = moving(Vec2::new(0.5, 0.0), Vec2::new(5.0, 0.0), 0.0, 0.0);
+        assert_eq!(toi(&a, &still, &a, &inside).state, ToiState::Overlapped);
+        let away = moving(Vec2::new(3.0, 0.0), Vec2::new(6.0, 0.0), 0.0, 1.0);
+        let out = toi(&a, &still, &a, &away);
+        assert_eq!((out.state, out.t), (ToiState::Separated, 1.0));
+    }
+
+    #[test]
+    fn invalid_parameters_are_errors() {
+        let a = rect(1.0, 1.0);
+        let s = Sweep::fixed(Transform::IDENTITY);
+        let mut bad = s;
+        bad.a2 = f32::NAN;
+        assert!(time_of_impact(&a, &s, &a, &bad, 1.0, 0.005, 0.001).is_err());
+        assert!(time_of_impact(&a, &s, &a, &s, 1.5, 0.005, 0.001).is_err());
+        assert!(time_of_impact(&a, &s, &a, &s, 1.0, 0.005, 0.0).is_err());
+        assert!(time_of_impact(&a, &s, &a, &s, 1.0, -1.0, 0.001).is_err());
+    }
 }
