@@ -9,9 +9,11 @@ mod epa;
 mod error;
 mod motion_bound;
 mod proxy;
+mod ray;
 mod root;
 mod sat;
 mod separation;
+mod shape_cast;
 mod simplex;
 mod toi;
 
@@ -22,5 +24,7 @@ pub use distance::{DistanceInput, DistanceOutput, SegmentDistance, SimplexCache,
 pub use epa::{Penetration, penetration};
 pub use error::QueryError;
 pub use proxy::ShapeProxy;
+pub use ray::{CastOutput, RayCastInput};
 pub use sat::{SatQuery, polygon_sat};
+pub use shape_cast::{ShapeCastInput, shape_cast};
 pub use toi::{ToiOutput, ToiState, time_of_impact};
