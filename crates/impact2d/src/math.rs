@@ -174,6 +174,30 @@ impl Sweep {
     }
 }
 
+/// A sweep prepared for evaluation at many times: one that does not turn keeps its rotation
+/// instead of recomputing it (the common case of a static or sliding body in a time of
+/// impact query).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SweepEval {
+    pub sweep: Sweep,
+    still: Option<Rot>,
+}
+
+impl SweepEval {
+    pub fn new(sweep: Sweep) -> SweepEval {
+        SweepEval { sweep, still: (sweep.a1 == sweep.a2).then(|| Rot::from_angle(sweep.a1)) }
+    }
+
+    /// [`Sweep::transform_at`], bit for bit.
+    #[inline]
+    pub fn transform_at(&self, t: f32) -> Transform {
+        match self.still {
+            Some(q) => Transform { p: self.sweep.center_at(t) - q.rotate(self.sweep.local_center), q },
+            None => self.sweep.transform_at(t),
+        }
+    }
+}
+
 /// The cosine and sine of `angle` (radians), by a deterministic polynomial.
 ///
 /// The angle is reduced to [-pi/4, pi/4] in three parts (Cody and Waite) and both functions
@@ -189,18 +213,18 @@ pub fn cos_sin(angle: f32) -> (f32, f32) {
     const PIO2_2: f32 = 4.837_513e-4;
     const PIO2_3: f32 = 7.549_79e-8;
 
-    let k = (angle * TWO_OVER_PI).round();
+    // Round to the nearest quadrant by truncation: f32::round is a libm call on x86-64.
+    // The cast saturates for huge angles and maps NaN to 0, so it never panics.
+    let x = angle * TWO_OVER_PI;
+    let quadrant = (x + 0.5f32.copysign(x)) as i32;
+    let k = quadrant as f32;
     let r = ((angle - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
     let z = r * r;
     let sin_r = ((-1.951_529_6e-4 * z + 8.332_161e-3) * z - 1.666_665_5e-1) * z * r + r;
     let cos_r = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
-    // k is integral; `as i64` saturates for huge or NaN angles instead of panicking.
-    match (k as i64) & 3 {
-        0 => (cos_r, sin_r),
-        1 => (-sin_r, cos_r),
-        2 => (-cos_r, -sin_r),
-        _ => (sin_r, -cos_r),
-    }
+    // An odd quadrant swaps the functions; quadrants 2 and 3 negate both.
+    let (c, s) = if quadrant & 1 == 0 { (cos_r, sin_r) } else { (-sin_r, cos_r) };
+    if quadrant & 2 == 0 { (c, s) } else { (-c, -s) }
 }
 
 #[cfg(test)]

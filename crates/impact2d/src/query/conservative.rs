@@ -29,7 +29,7 @@ pub fn conservative_advancement(
     tolerance: f32,
 ) -> Result<ToiOutput, QueryError> {
     let q = ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?;
-    let (sa, sb) = (&q.sweep_a, &q.sweep_b);
+    let (sa, sb) = (&q.sweep_a.sweep, &q.sweep_b.sweep);
     let spin = (sa.a2 - sa.a1).abs() * proxy_a.max_distance_from(sa.local_center)
         + (sb.a2 - sb.a1).abs() * proxy_b.max_distance_from(sb.local_center);
     let relative_motion = (sb.c2 - sb.c1) - (sa.c2 - sa.c1);

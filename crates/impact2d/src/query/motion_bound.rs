@@ -9,44 +9,57 @@
 //! `y(t) = u · (c_b(t) - c_a(t)) + r cos(θ_b(t) + φ)`: a line plus a sinusoid of amplitude
 //! r, its distance from B's center of rotation. With θ_b linear in t, |y''| ≤ ω_b² r, so
 //! y lies above its chord minus ω_b² r s (w − s) / 2 (s the time into the interval, w its
-//! length), and never below the line minus r. A's points are bounded from above the same
-//! way. The separation of the cores along u is the least B projection minus the greatest A
-//! projection, so the bounds give a floor for it over the whole interval. The bound is exact
-//! without rotation and tightens with the square of the interval, so halving an interval
-//! until it certifies terminates quickly unless the shapes truly graze.
+//! length), and never below the line minus r. The same holds for the difference of a B
+//! point and an A point, with both curvatures added; the separation of the cores along u
+//! is the least such difference, so the bounds give a floor for it over the whole interval.
+//! The floor is exact without rotation and tightens with the square of the interval, so
+//! halving an interval until it certifies ends quickly unless the shapes truly graze. A
+//! cheaper first test bounds each shape by a circle about its center of rotation.
 
 use super::proxy::ShapeProxy;
-use crate::math::{Sweep, Transform, Vec2};
+use crate::math::{SweepEval, Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
 
 /// What the certificate needs of two moving proxies, computed once per query.
 pub(crate) struct MotionBound<'a> {
     proxy_a: &'a ShapeProxy,
     proxy_b: &'a ShapeProxy,
-    sweep_a: &'a Sweep,
-    sweep_b: &'a Sweep,
+    sweep_a: &'a SweepEval,
+    sweep_b: &'a SweepEval,
     /// Distance of each core point from its body's center of rotation (meters).
     radius_a: [f32; MAX_POLYGON_VERTICES],
     radius_b: [f32; MAX_POLYGON_VERTICES],
+    /// The largest of each, the radius of a circle about the center holding the core.
+    max_radius: f32,
     /// Squared angular displacement over the whole sweep (rad²).
     omega_a_sq: f32,
     omega_b_sq: f32,
 }
 
-/// The point positions at both ends of an interval, relative to A's center of rotation.
-pub(crate) struct IntervalPoses {
-    a: [[Vec2; MAX_POLYGON_VERTICES]; 2],
-    b: [[Vec2; MAX_POLYGON_VERTICES]; 2],
-    /// B's center of rotation relative to A's, at both ends.
-    centers: [Vec2; 2],
-    /// Interval length in normalized time.
-    width: f32,
+/// The result of certifying an interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Certificate {
+    /// A floor on the core separation (meters): over the whole interval when it is at
+    /// least the level asked for, else over the piece that failed.
+    pub floor: f32,
+    /// The end of the certified prefix of the interval (normalized time).
+    pub reached: f32,
+}
+
+/// The core points at one time, relative to A's center of rotation.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PoseSet {
+    t: f32,
+    a: [Vec2; MAX_POLYGON_VERTICES],
+    b: [Vec2; MAX_POLYGON_VERTICES],
+    /// B's center of rotation relative to A's.
+    center_b: Vec2,
 }
 
 impl<'a> MotionBound<'a> {
     pub fn new(
-        (proxy_a, sweep_a): (&'a ShapeProxy, &'a Sweep),
-        (proxy_b, sweep_b): (&'a ShapeProxy, &'a Sweep),
+        (proxy_a, sweep_a): (&'a ShapeProxy, &'a SweepEval),
+        (proxy_b, sweep_b): (&'a ShapeProxy, &'a SweepEval),
     ) -> MotionBound<'a> {
         let radii = |proxy: &ShapeProxy, center: Vec2| {
             let mut r = [0.0; MAX_POLYGON_VERTICES];
@@ -55,14 +68,19 @@ impl<'a> MotionBound<'a> {
             }
             r
         };
-        let (wa, wb) = (sweep_a.a2 - sweep_a.a1, sweep_b.a2 - sweep_b.a1);
+        let (radius_a, radius_b) =
+            (radii(proxy_a, sweep_a.sweep.local_center), radii(proxy_b, sweep_b.sweep.local_center));
+        let max = |r: &[f32]| r.iter().copied().fold(0.0, f32::max);
+        let (sa, sb) = (&sweep_a.sweep, &sweep_b.sweep);
+        let (wa, wb) = (sa.a2 - sa.a1, sb.a2 - sb.a1);
         MotionBound {
             proxy_a,
             proxy_b,
             sweep_a,
             sweep_b,
-            radius_a: radii(proxy_a, sweep_a.local_center),
-            radius_b: radii(proxy_b, sweep_b.local_center),
+            max_radius: max(&radius_a) + max(&radius_b),
+            radius_a,
+            radius_b,
             omega_a_sq: wa * wa,
             omega_b_sq: wb * wb,
         }
@@ -74,50 +92,110 @@ impl<'a> MotionBound<'a> {
         self.omega_a_sq > 0.0 || self.omega_b_sq > 0.0
     }
 
-    /// The positions needed to bound the interval [t1, t2], from the poses at its ends.
-    pub fn poses(
-        &self,
-        (t1, xa1, xb1): (f32, Transform, Transform),
-        (t2, xa2, xb2): (f32, Transform, Transform),
-    ) -> IntervalPoses {
-        let mut poses = IntervalPoses {
-            a: [[Vec2::ZERO; MAX_POLYGON_VERTICES]; 2],
-            b: [[Vec2::ZERO; MAX_POLYGON_VERTICES]; 2],
-            centers: [Vec2::ZERO; 2],
-            width: t2 - t1,
+    /// A lower bound on the core distance over [t1, t2] from bounding circles alone: the
+    /// closest approach of the two centers of rotation, which move in straight lines, less
+    /// the radii of circles about them that hold the cores. Costs no transform.
+    pub fn circle_bound(&self, t1: f32, t2: f32) -> f32 {
+        let offset = |t| self.sweep_b.sweep.center_at(t) - self.sweep_a.sweep.center_at(t);
+        let (c1, c2) = (offset(t1), offset(t2));
+        let path = c2 - c1;
+        let s = if path == Vec2::ZERO { 0.0 } else { (-c1.dot(path) / path.length_squared()).clamp(0.0, 1.0) };
+        (c1 + s * path).length() - self.max_radius
+    }
+
+    /// The core points at time `t`, given both bodies' transforms there.
+    pub fn pose_set(&self, t: f32, xa: Transform, xb: Transform) -> PoseSet {
+        let mut set = PoseSet {
+            t,
+            a: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            b: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            center_b: Vec2::ZERO,
         };
-        for (k, (t, xa, xb)) in [(t1, xa1, xb1), (t2, xa2, xb2)].into_iter().enumerate() {
-            let ca = self.sweep_a.center_at(t);
-            for (slot, &p) in poses.a[k].iter_mut().zip(self.proxy_a.points()) {
-                *slot = xa.apply(p) - ca;
-            }
-            for (slot, &p) in poses.b[k].iter_mut().zip(self.proxy_b.points()) {
-                *slot = xb.apply(p) - ca;
-            }
-            poses.centers[k] = self.sweep_b.center_at(t) - ca;
+        let ca = self.sweep_a.sweep.center_at(t);
+        for (slot, &p) in set.a.iter_mut().zip(self.proxy_a.points()) {
+            *slot = xa.apply(p) - ca;
         }
-        poses
+        for (slot, &p) in set.b.iter_mut().zip(self.proxy_b.points()) {
+            *slot = xb.apply(p) - ca;
+        }
+        set.center_b = self.sweep_b.sweep.center_at(t) - ca;
+        set
+    }
+
+    /// Certifies the interval between two pose sets: a floor on the core separation along
+    /// the better of `axes` on each piece, halving pieces up to `depth` times while their
+    /// floor is below `lo`, left piece first. A piece whose midpoint is already below `lo`
+    /// along every axis is not split: the axes, not the bound, are what fail there.
+    pub fn certify(&self, p0: &PoseSet, p1: &PoseSet, axes: &[Vec2; 2], lo: f32, depth: u32) -> Certificate {
+        // Nearly parallel axes give nearly the same floor: test one.
+        let distinct = axes[0].dot(axes[1]) < 0.9999;
+        let mut floor = self.lower_bound(p0, p1, axes[0]);
+        if floor < lo && distinct {
+            floor = max(floor, self.lower_bound(p0, p1, axes[1]));
+        }
+        if floor >= lo {
+            return Certificate { floor, reached: p1.t };
+        }
+        let failed = Certificate { floor, reached: p0.t };
+        if depth == 0 {
+            return failed;
+        }
+        let tm = 0.5 * (p0.t + p1.t);
+        let pm = self.pose_set(tm, self.sweep_a.transform_at(tm), self.sweep_b.transform_at(tm));
+        if self.separation(&pm, axes[0]) < lo && (!distinct || self.separation(&pm, axes[1]) < lo) {
+            return failed;
+        }
+        let left = self.certify(p0, &pm, axes, lo, depth - 1);
+        if left.floor < lo {
+            return left;
+        }
+        let right = self.certify(&pm, p1, axes, lo, depth - 1);
+        Certificate { floor: min(left.floor, right.floor), reached: right.reached }
+    }
+
+    /// The exact separation of the cores along `u` at one pose set.
+    fn separation(&self, set: &PoseSet, u: Vec2) -> f32 {
+        let lowest_b = set.b[..self.proxy_b.count()].iter().fold(f32::INFINITY, |m, p| min(m, u.dot(*p)));
+        let highest_a = set.a[..self.proxy_a.count()].iter().fold(f32::NEG_INFINITY, |m, p| max(m, u.dot(*p)));
+        lowest_b - highest_a
     }
 
     /// A lower bound on the separation of the cores along the world-fixed unit axis `u`
-    /// (pointing from A to B) at every time of the interval (meters).
-    pub fn lower_bound(&self, poses: &IntervalPoses, u: Vec2) -> f32 {
-        let half_w_sq = 0.5 * poses.width * poses.width;
-        let center_floor = u.dot(poses.centers[0]).min(u.dot(poses.centers[1]));
-        let mut lowest_b = f32::INFINITY;
+    /// (pointing from A to B) at every time between two pose sets (meters).
+    ///
+    /// Each pair of points (one of A, one of B) is bounded as one function, chord minus
+    /// curvature, or its centers' line minus both radii, whichever is higher. Pairing keeps
+    /// the timing: bounding B's lowest point and A's highest point separately would let them
+    /// occur at different times, which is far too pessimistic when both shapes turn.
+    pub fn lower_bound(&self, p0: &PoseSet, p1: &PoseSet, u: Vec2) -> f32 {
+        let width = p1.t - p0.t;
+        let half_w_sq = 0.5 * width * width;
+        let center_floor = min(u.dot(p0.center_b), u.dot(p1.center_b));
+        let (kb, ka) = (self.omega_b_sq * half_w_sq, self.omega_a_sq * half_w_sq);
+        let mut lowest = f32::INFINITY;
         for j in 0..self.proxy_b.count() {
-            let r = self.radius_b[j];
-            let curved = chord_min(u.dot(poses.b[0][j]), u.dot(poses.b[1][j]), self.omega_b_sq * r * half_w_sq);
-            lowest_b = lowest_b.min(curved.max(center_floor - r));
+            let (y0, y1, rb) = (u.dot(p0.b[j]), u.dot(p1.b[j]), self.radius_b[j]);
+            for i in 0..self.proxy_a.count() {
+                let ra = self.radius_a[i];
+                let curved = chord_min(y0 - u.dot(p0.a[i]), y1 - u.dot(p1.a[i]), kb * rb + ka * ra);
+                lowest = min(lowest, max(curved, center_floor - rb - ra));
+            }
         }
-        let mut highest_a = f32::NEG_INFINITY;
-        for i in 0..self.proxy_a.count() {
-            let r = self.radius_a[i];
-            let curved = -chord_min(-u.dot(poses.a[0][i]), -u.dot(poses.a[1][i]), self.omega_a_sq * r * half_w_sq);
-            highest_a = highest_a.max(curved.min(r));
-        }
-        lowest_b - highest_a
+        lowest
     }
+}
+
+/// The smaller of two numbers as one instruction (`f32::min` also orders NaN, which the
+/// finite inputs here never are).
+#[inline]
+fn min(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
+}
+
+/// The larger of two numbers as one instruction.
+#[inline]
+fn max(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
 }
 
 /// The least value over s ∈ [0, 1] of `y0 + (y1 - y0) s - k s (1 - s)` (k ≥ 0): the floor
@@ -129,13 +207,14 @@ fn chord_min(y0: f32, y1: f32, k: f32) -> f32 {
         let lack = k - rise;
         y0 - lack * lack / (4.0 * k)
     } else {
-        y0.min(y1)
+        min(y0, y1)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Sweep;
 
     #[test]
     fn chord_min_is_the_parabola_minimum() {
@@ -148,8 +227,8 @@ mod tests {
 
     #[test]
     fn bounds_a_spinning_rod_passing_a_point_from_below() {
-        // A 2 m rod spinning a half turn about its center, 0.5 m from a point at the origin:
-        // its tip sweeps the point, so no positive bound may be claimed over the interval.
+        // A 2 m rod spinning a half turn about its center, 0.5 m above a point: its tip
+        // sweeps the point, so no positive floor may be claimed over the whole interval.
         let rod = ShapeProxy::new(&[Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)], 0.0).unwrap();
         let point = ShapeProxy::new(&[Vec2::ZERO], 0.0).unwrap();
         let still = Sweep::fixed(Transform::IDENTITY);
@@ -160,16 +239,46 @@ mod tests {
             a1: 0.0,
             a2: std::f32::consts::PI,
         };
+        let (still, spin) = (SweepEval::new(still), SweepEval::new(spin));
         let bound = MotionBound::new((&point, &still), (&rod, &spin));
-        let (xa1, xb1, xa2, xb2) =
-            (still.transform_at(0.0), spin.transform_at(0.0), still.transform_at(1.0), spin.transform_at(1.0));
-        let poses = bound.poses((0.0, xa1, xb1), (1.0, xa2, xb2));
+        let at = |t: f32| bound.pose_set(t, still.transform_at(t), spin.transform_at(t));
+        let (p0, p1) = (at(0.0), at(1.0));
         // At both ends the rod is horizontal 0.5 m above the point.
-        assert!(bound.lower_bound(&poses, Vec2::Y) < 0.0);
-        // Over a short slice near the start the rod has barely turned: a positive bound.
-        let (xb_small, t_small) = (spin.transform_at(0.01), 0.01);
-        let poses = bound.poses((0.0, xa1, xb1), (t_small, xa1, xb_small));
-        let floor = bound.lower_bound(&poses, Vec2::Y);
+        assert!(bound.lower_bound(&p0, &p1, Vec2::Y) < 0.0);
+        assert!(bound.certify(&p0, &p1, &[Vec2::Y, Vec2::Y], 0.0, 6).floor < 0.0);
+        assert!(bound.circle_bound(0.0, 1.0) < 0.0);
+        // Over a short slice near the start the rod has barely turned: a positive floor.
+        let floor = bound.lower_bound(&p0, &at(0.01), Vec2::Y);
         assert!(floor > 0.4 && floor <= 0.5, "{floor}");
+    }
+
+    #[test]
+    fn refinement_tightens_the_floor_towards_the_true_minimum() {
+        // A 2 m rod whose center drops from 2 m to 1 m above a point while its right tip
+        // swings through straight down: the tip's height is 2 - t - cos(0.8 - 1.6 t),
+        // lowest (0.2995 m) near t = 0.9. One interval's floor is too low; halving tightens it.
+        let rod = ShapeProxy::new(&[Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)], 0.0).unwrap();
+        let point = ShapeProxy::new(&[Vec2::ZERO], 0.0).unwrap();
+        let still = Sweep::fixed(Transform::IDENTITY);
+        let down = -std::f32::consts::FRAC_PI_2;
+        let spin = Sweep {
+            local_center: Vec2::ZERO,
+            c1: Vec2::new(0.0, 2.0),
+            c2: Vec2::new(0.0, 1.0),
+            a1: down - 0.8,
+            a2: down + 0.8,
+        };
+        let (still, spin) = (SweepEval::new(still), SweepEval::new(spin));
+        let bound = MotionBound::new((&point, &still), (&rod, &spin));
+        let at = |t: f32| bound.pose_set(t, still.transform_at(t), spin.transform_at(t));
+        let (p0, p1) = (at(0.0), at(1.0));
+        let axes = [Vec2::Y, Vec2::Y];
+        let coarse = bound.certify(&p0, &p1, &axes, 0.29, 0);
+        assert!(coarse.floor < 0.29 && coarse.reached == 0.0, "{coarse:?}");
+        let fine = bound.certify(&p0, &p1, &axes, 0.29, 4);
+        assert!((0.29..=0.2995).contains(&fine.floor) && fine.reached == 1.0, "{fine:?}");
+        // Asking for more than the true minimum certifies only a prefix.
+        let part = bound.certify(&p0, &p1, &axes, 0.31, 4);
+        assert!(part.floor < 0.31 && part.reached > 0.5 && part.reached < 1.0, "{part:?}");
     }
 }

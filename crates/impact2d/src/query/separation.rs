@@ -8,7 +8,7 @@
 
 use super::distance::SimplexCache;
 use super::proxy::ShapeProxy;
-use crate::math::{Sweep, Transform, Vec2};
+use crate::math::{SweepEval, Transform, Vec2};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -24,8 +24,8 @@ enum Kind {
 pub(crate) struct SeparationFunction<'a> {
     proxy_a: &'a ShapeProxy,
     proxy_b: &'a ShapeProxy,
-    sweep_a: &'a Sweep,
-    sweep_b: &'a Sweep,
+    sweep_a: &'a SweepEval,
+    sweep_b: &'a SweepEval,
     kind: Kind,
     /// For faces: a point of the face in its body's frame.
     local_point: Vec2,
@@ -52,8 +52,8 @@ impl<'a> SeparationFunction<'a> {
     /// at the poses `xf_a`, `xf_b`, where `normal` is GJK's unit normal from A to B.
     pub fn new(
         cache: &SimplexCache,
-        (proxy_a, sweep_a): (&'a ShapeProxy, &'a Sweep),
-        (proxy_b, sweep_b): (&'a ShapeProxy, &'a Sweep),
+        (proxy_a, sweep_a): (&'a ShapeProxy, &'a SweepEval),
+        (proxy_b, sweep_b): (&'a ShapeProxy, &'a SweepEval),
         (xf_a, xf_b): (Transform, Transform),
         normal: Vec2,
     ) -> SeparationFunction<'a> {

@@ -15,11 +15,11 @@
 
 use super::distance::{CoreDistance, DistanceInput, SimplexCache, world_core_distance};
 use super::error::QueryError;
-use super::motion_bound::MotionBound;
+use super::motion_bound::{Certificate, MotionBound, PoseSet};
 use super::proxy::ShapeProxy;
 use super::root::find_root;
 use super::separation::{MinSeparation, SeparationFunction};
-use crate::math::{Sweep, Transform, Vec2};
+use crate::math::{Sweep, SweepEval, Transform, Vec2};
 use crate::settings::{MAX_POLYGON_VERTICES, TOI_MAX_ITERATIONS, TOI_MAX_ROOT_ITERATIONS};
 
 /// How a time of impact query ended.
@@ -62,6 +62,8 @@ pub struct ToiOutput {
 
 /// Consecutive halvings of one step after which a glancing contact may be skipped.
 const RELAX_AFTER_HALVINGS: u32 = 12;
+/// How many times the certificate may halve an interval before the step itself is halved.
+const CERTIFY_DEPTH: u32 = 4;
 /// Halvings allowed in one query before it gives up with `Failed`.
 const MAX_SUBDIVISIONS: u32 = 256;
 
@@ -112,8 +114,8 @@ pub(crate) struct Band {
 pub(crate) struct ToiQuery<'a> {
     pub proxy_a: &'a ShapeProxy,
     pub proxy_b: &'a ShapeProxy,
-    pub sweep_a: Sweep,
-    pub sweep_b: Sweep,
+    pub sweep_a: SweepEval,
+    pub sweep_b: SweepEval,
     /// World position of the rebased origin.
     pub origin: Vec2,
     pub t_max: f32,
@@ -166,13 +168,13 @@ impl<'a> ToiQuery<'a> {
         }
         let lo = target - tolerance + total_radius;
         let floor = lo.max(0.0);
-        let band = Band { lo, floor, hi, aim: 0.5 * (floor + hi), aim_tolerance: 0.5 * (hi - floor) };
+        let band = Band { lo, floor, hi, aim: floor + 0.75 * (hi - floor), aim_tolerance: 0.25 * (hi - floor) };
         let origin = sweep_a.c1;
         Ok(ToiQuery {
             proxy_a,
             proxy_b,
-            sweep_a: rebase(sweep_a, origin),
-            sweep_b: rebase(sweep_b, origin),
+            sweep_a: SweepEval::new(rebase(sweep_a, origin)),
+            sweep_b: SweepEval::new(rebase(sweep_b, origin)),
             origin,
             t_max,
             band,
@@ -220,25 +222,33 @@ impl<'a> ToiQuery<'a> {
                 (xa, xb),
                 d.normal,
             );
+            let mut start_poses = None;
             let mut halvings = 0;
             let (t2, m) = loop {
-                let (t2, certified) = match self.propose(&f, t1, horizon, &mut out.root_iterations) {
+                let (t2, failed) = match self.propose(&f, t1, horizon, &mut out.root_iterations) {
                     Step::HitNow => return self.hit(out, t1, &d),
                     Step::Stuck => return out.ended(ToiState::Failed, t1),
                     Step::Unresolved(t2) => (t2, None),
                     Step::Reach(t2, m) => {
-                        let floor = self.certify(&motion, (t1, xa, xb), (t2, m.xf_a, m.xf_b), d.normal, m.axis);
-                        if floor >= self.band.lo {
-                            break (t2, m);
+                        let axes = [d.normal, m.axis];
+                        let cert = self.certify(&motion, &mut start_poses, (t1, xa, xb), (t2, m.xf_a, m.xf_b), &axes);
+                        if cert.floor >= self.band.lo {
+                            break (t2, Some(m));
                         }
-                        (t2, Some((floor, m)))
+                        (t2, Some((cert, m)))
                     }
                 };
-                if let Some((floor, m)) = certified.filter(|_| halvings >= RELAX_AFTER_HALVINGS) {
-                    let glance = *glance_depth.get_or_insert_with(|| self.glance_depth());
-                    if floor >= self.band.lo - glance {
-                        out.glancing = true;
-                        break (t2, m);
+                if let Some((cert, m)) = failed {
+                    if halvings >= RELAX_AFTER_HALVINGS {
+                        let glance = *glance_depth.get_or_insert_with(|| self.glance_depth());
+                        if cert.floor >= self.band.lo - glance {
+                            out.glancing = true;
+                            break (t2, Some(m));
+                        }
+                    }
+                    // Keep what was certified: restart from there, aiming at the same end.
+                    if cert.reached > t1 {
+                        break (cert.reached, None);
                     }
                 }
                 halvings += 1;
@@ -248,11 +258,14 @@ impl<'a> ToiQuery<'a> {
                 }
                 horizon = t1 + 0.5 * (t2 - t1);
             };
-            if m.separation > self.band.hi && t2 >= self.t_max {
-                return out.ended(ToiState::Separated, self.t_max);
+            match m {
+                Some(m) if m.separation > self.band.hi && t2 >= self.t_max => {
+                    return out.ended(ToiState::Separated, self.t_max);
+                }
+                // After a certified step, look as far again as the step that worked.
+                Some(_) => horizon = if halvings > 0 { (t2 + 2.0 * (t2 - t1)).min(self.t_max) } else { self.t_max },
+                None => out.subdivisions += 1,
             }
-            // After a certified step, look as far again as the step that worked.
-            horizon = if halvings > 0 { (t2 + 2.0 * (t2 - t1)).min(self.t_max) } else { self.t_max };
             t1 = t2;
         }
     }
@@ -290,21 +303,28 @@ impl<'a> ToiQuery<'a> {
         Step::Unresolved(t2)
     }
 
-    /// A floor on the core separation over [t1, t2], along GJK's normal at t1 or the
-    /// separation axis at t2, whichever certifies more.
+    /// A floor on the core separation over [t1, t2] (meters): infinite without rotation;
+    /// else from bounding circles when they suffice; else from the motion bound along GJK's
+    /// normal at t1 or the separation axis at t2, refined on halves of the interval.
     fn certify(
         &self,
         motion: &MotionBound,
-        start: (f32, Transform, Transform),
-        end: (f32, Transform, Transform),
-        normal_at_start: Vec2,
-        axis_at_end: Vec2,
-    ) -> f32 {
+        start_poses: &mut Option<PoseSet>,
+        (t1, xa1, xb1): (f32, Transform, Transform),
+        (t2, xa2, xb2): (f32, Transform, Transform),
+        axes: &[Vec2; 2],
+    ) -> Certificate {
+        let clear = Certificate { floor: f32::INFINITY, reached: t2 };
         if !motion.rotates() {
-            return f32::INFINITY;
+            return clear;
         }
-        let poses = motion.poses(start, end);
-        motion.lower_bound(&poses, normal_at_start).max(motion.lower_bound(&poses, axis_at_end))
+        let circles = motion.circle_bound(t1, t2);
+        if circles >= self.band.lo {
+            return Certificate { floor: circles, ..clear };
+        }
+        let p0 = *start_poses.get_or_insert_with(|| motion.pose_set(t1, xa1, xb1));
+        let p1 = motion.pose_set(t2, xa2, xb2);
+        motion.certify(&p0, &p1, axes, self.band.lo, CERTIFY_DEPTH)
     }
 
     /// The depth of a glancing contact: a quarter of the thinner shape (meters).
@@ -352,7 +372,10 @@ impl ToiOutput {
 /// start in [-pi, pi], so that f32 keeps its precision far from the world origin and after
 /// many turns.
 fn rebase(sweep: &Sweep, origin: Vec2) -> Sweep {
-    let turns = (sweep.a1 / std::f32::consts::TAU).round() * std::f32::consts::TAU;
+    use std::f32::consts::TAU;
+    // Whole turns by truncation (f32::round is a libm call); saturates instead of panicking.
+    let x = sweep.a1 * (1.0 / TAU);
+    let turns = (x + 0.5f32.copysign(x)) as i32 as f32 * TAU;
     Sweep { a1: sweep.a1 - turns, a2: sweep.a2 - turns, ..sweep.rebased(origin) }
 }
 
