@@ -169,7 +169,7 @@ fn for_each_line(
         }
         let parsed = match std::str::from_utf8(&bytes) {
             Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => parse_query(text),
+            Ok(text) => parse_query(text.trim_end_matches(['\n', '\r'])),
             Err(_) => Err(LineError::NotUtf8),
         };
         each(number, parsed)?;
