@@ -6,8 +6,11 @@
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use impact2d::settings::{TOI_TARGET, TOI_TOLERANCE};
+use common::{assert_hit_in_band, first_crossing};
+use impact2d::settings::TOI_TARGET;
 use serde_json::{Value, json};
+
+mod common;
 
 const CASES: [&str; 7] = [
     "ball_onto_thin_plane",
@@ -32,38 +35,13 @@ fn answer(id: &str) -> Value {
     answers.into_iter().find(|a| a["id"] == id).unwrap_or_else(|| panic!("no answer for {id}: {stdout}"))
 }
 
-/// The first t in [0, 1] at which `gap` (meters) falls to `level`, to 1e-12.
-fn first_crossing(gap: impl Fn(f64) -> f64, level: f64) -> f64 {
-    const STEP: f64 = 1e-4;
-    let mut t = 0.0;
-    while gap(t + STEP) > level {
-        t += STEP;
-        assert!(t < 1.0, "the gap never falls to {level}");
-    }
-    let (mut lo, mut hi) = (t, t + STEP);
-    for _ in 0..50 {
-        let mid = 0.5 * (lo + hi);
-        if gap(mid) > level { lo = mid } else { hi = mid }
-    }
-    hi
-}
-
 /// Checks a case's hand-worked gap function against its closed-form time of impact
-/// `exact_t` (where the gap equals the target), then checks that the answer is a hit whose
-/// gap is in the target band and was never below it before (1e-5 m of slack for f32).
+/// `exact_t` (where the gap equals the target), then checks the answer against the gap.
 /// Returns the answer's t.
 fn assert_hit(id: &str, gap: impl Fn(f64) -> f64, exact_t: f64) -> f64 {
-    let (target, tolerance) = (TOI_TARGET as f64, TOI_TOLERANCE as f64);
-    let found = first_crossing(&gap, target);
+    let found = first_crossing(&gap, TOI_TARGET as f64);
     assert!((found - exact_t).abs() < 1e-7, "{id}: the gap reaches the target at {found}, not {exact_t}");
-    let answer = answer(id);
-    assert_eq!(answer["state"], "hit", "{answer}");
-    assert!(answer["iterations"].as_u64().unwrap() >= 1, "{answer}");
-    let t = answer["t"].as_f64().unwrap();
-    let earliest = first_crossing(&gap, target + tolerance + 1e-5);
-    let latest = first_crossing(&gap, target - tolerance - 1e-5);
-    assert!((earliest..=latest).contains(&t), "{id}: t = {t} outside [{earliest}, {latest}]: {answer}");
-    t
+    assert_hit_in_band(&answer(id), gap)
 }
 
 /// Asserts that the answer's `key` is the vector `expected` within `tolerance`.

@@ -5,8 +5,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use common::assert_hit_in_band;
 use impact2d::settings::{TOI_TARGET, TOI_TOLERANCE};
 use serde_json::Value;
+
+mod common;
 
 /// Runs `impact` with `args`, feeding `stdin`.
 fn impact(args: &[&str], stdin: &str) -> Output {
@@ -143,33 +146,6 @@ fn degenerate_polygons_are_reported() {
     assert_eq!(output.status.code(), Some(2));
 }
 
-/// The first t in [0, 1] at which `gap` (meters) falls to `level`, to 1e-12.
-fn first_crossing(gap: impl Fn(f64) -> f64, level: f64) -> f64 {
-    const STEP: f64 = 1e-4;
-    let mut t = 0.0;
-    while gap(t + STEP) > level {
-        t += STEP;
-        assert!(t < 1.0, "the gap never falls to {level}");
-    }
-    let (mut lo, mut hi) = (t, t + STEP);
-    for _ in 0..50 {
-        let mid = 0.5 * (lo + hi);
-        if gap(mid) > level { lo = mid } else { hi = mid }
-    }
-    hi
-}
-
-/// Asserts that `answer` is a hit at a time whose gap is in the target band, and that the gap
-/// never fell below the band before it (1e-5 m of slack for f32 rounding).
-fn assert_hit_in_band(answer: &Value, gap: impl Fn(f64) -> f64) {
-    assert_eq!(answer["state"], "hit", "{answer}");
-    let t = answer["t"].as_f64().unwrap();
-    let (target, tolerance) = (TOI_TARGET as f64, TOI_TOLERANCE as f64);
-    let earliest = first_crossing(&gap, target + tolerance + 1e-5);
-    let latest = first_crossing(&gap, target - tolerance - 1e-5);
-    assert!((earliest..=latest).contains(&t), "t = {t} outside [{earliest}, {latest}]: {answer}");
-}
-
 /// Waits on `time_of_impact`.
 #[test]
 fn the_lines_around_malformed_ones_are_answered() {
@@ -185,7 +161,6 @@ fn the_lines_around_malformed_ones_are_answered() {
     // B's center approaches from x = 3 to -3: the gap is 3 - 6t - 1, so t = 1.995 / 6 = 0.3325.
     assert_eq!(answers[0]["id"], "first");
     assert_hit_in_band(&answers[0], |t| 2.0 - 6.0 * t);
-    assert!(answers[0]["iterations"].as_u64().unwrap() >= 1);
     assert_eq!(answers[0]["normal"], serde_json::json!([1.0, 0.0]));
     // B moves away.
     assert_eq!(
