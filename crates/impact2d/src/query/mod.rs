@@ -27,4 +27,4 @@ pub use proxy::ShapeProxy;
 pub use ray::{CastOutput, RayCastInput};
 pub use sat::{SatQuery, polygon_sat};
 pub use shape_cast::{ShapeCastInput, shape_cast};
-pub use toi::{ToiOutput, ToiState, time_of_impact};
+pub use toi::{ToiOutput, ToiState, time_of_impact, time_of_impact_uncertified};

@@ -94,7 +94,25 @@ pub fn time_of_impact(
     target: f32,
     tolerance: f32,
 ) -> Result<ToiOutput, QueryError> {
-    Ok(ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?.solve())
+    Ok(ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?.solve(true))
+}
+
+/// Bilateral advancement as the peers run it (Box2D v3, and parry's port used by rapier and
+/// avian): the same algorithm as [`time_of_impact`] without the rotation certificate, so a
+/// shape that turns into the other and out again within a look-ahead interval is missed.
+/// For comparison in tests and benchmarks; use [`time_of_impact`].
+///
+/// Errors: those of [`time_of_impact`].
+pub fn time_of_impact_uncertified(
+    proxy_a: &ShapeProxy,
+    sweep_a: &Sweep,
+    proxy_b: &ShapeProxy,
+    sweep_b: &Sweep,
+    t_max: f32,
+    target: f32,
+    tolerance: f32,
+) -> Result<ToiOutput, QueryError> {
+    Ok(ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?.solve(false))
 }
 
 /// The target band in core distance (radii added back): a hit lands in [floor, hi], and
@@ -194,7 +212,8 @@ impl<'a> ToiQuery<'a> {
         d.distance == 0.0 || d.distance < self.total_radius
     }
 
-    fn solve(&self) -> ToiOutput {
+    /// Runs bilateral advancement, with or without certifying each advance.
+    fn solve(&self, certified: bool) -> ToiOutput {
         let motion = MotionBound::new((self.proxy_a, &self.sweep_a), (self.proxy_b, &self.sweep_b));
         let mut out = ToiOutput::start();
         let mut cache = SimplexCache::default();
@@ -231,7 +250,14 @@ impl<'a> ToiQuery<'a> {
                     Step::Unresolved(t2) => (t2, None),
                     Step::Reach(t2, m) => {
                         let axes = [d.normal, m.axis];
-                        let cert = self.certify(&motion, &mut start_poses, (t1, xa, xb), (t2, m.xf_a, m.xf_b), &axes);
+                        let cert = self.certify(
+                            certified,
+                            &motion,
+                            &mut start_poses,
+                            (t1, xa, xb),
+                            (t2, m.xf_a, m.xf_b),
+                            &axes,
+                        );
                         if cert.floor >= self.band.lo {
                             break (t2, Some(m));
                         }
@@ -308,6 +334,7 @@ impl<'a> ToiQuery<'a> {
     /// normal at t1 or the separation axis at t2, refined on halves of the interval.
     fn certify(
         &self,
+        certified: bool,
         motion: &MotionBound,
         start_poses: &mut Option<PoseSet>,
         (t1, xa1, xb1): (f32, Transform, Transform),
@@ -315,7 +342,7 @@ impl<'a> ToiQuery<'a> {
         axes: &[Vec2; 2],
     ) -> Certificate {
         let clear = Certificate { floor: f32::INFINITY, reached: t2 };
-        if !motion.rotates() {
+        if !certified || !motion.rotates() {
             return clear;
         }
         let circles = motion.circle_bound(t1, t2);
@@ -412,7 +439,7 @@ mod tests {
     }
 
     #[test]
-    fn rod_spinning_through_a_box_and_out_again_is_a_hit() {
+    fn rod_spinning_through_a_box_and_out_again_is_a_hit_that_the_peers_miss() {
         // A 3 m rod, 2 cm thick, turning a half turn in one step about its center above a
         // box's corner: its tip sweeps through the box at mid-step and is clear at both
         // ends. Checking only the end pose would call this separated.
@@ -424,6 +451,8 @@ mod tests {
         assert_eq!(out.state, ToiState::Hit, "{out:?}");
         assert!(out.t > 0.0 && out.t < 0.5);
         assert!(out.subdivisions > 0);
+        let peers = time_of_impact_uncertified(&block, &still, &rod, &spin, 1.0, TOI_TARGET, TOI_TOLERANCE).unwrap();
+        assert_eq!(peers.state, ToiState::Separated, "{peers:?}");
     }
 
     #[test]
