@@ -8,6 +8,10 @@ use super::mass::{MassData, capsule_mass, circle_mass, polygon_mass};
 use super::polygon::Polygon;
 use super::segment::Segment;
 use crate::math::{Transform, Vec2};
+use crate::query::{
+    CastOutput, RayCastInput, ray_cast_capsule, ray_cast_chain_segment, ray_cast_circle, ray_cast_polygon,
+    ray_cast_segment,
+};
 
 /// Any collision shape, in body coordinates (meters).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,6 +58,22 @@ impl Shape {
             Shape::Capsule(c) => capsule_mass(c, density),
             Shape::Polygon(p) => polygon_mass(p, density),
             Shape::Segment(_) | Shape::ChainSegment(_) => MassData::default(),
+        }
+    }
+
+    /// Casts a ray against the shape, in the shape's body coordinates (meters): the first
+    /// point of the shape along `origin + f * translation`, f ∈ [0, max_fraction].
+    ///
+    /// A ray starting inside a solid shape hits at fraction 0 with a zero normal; segments
+    /// are two-sided, chain segments one-sided. See [`crate::query`]'s `ray_cast_*`
+    /// functions for each kind's details. Non-finite input misses; never NaN.
+    pub fn ray_cast(&self, input: &RayCastInput) -> Option<CastOutput> {
+        match self {
+            Shape::Circle(c) => ray_cast_circle(c, input),
+            Shape::Capsule(c) => ray_cast_capsule(c, input),
+            Shape::Polygon(p) => ray_cast_polygon(p, input),
+            Shape::Segment(s) => ray_cast_segment(s, input),
+            Shape::ChainSegment(c) => ray_cast_chain_segment(c, input),
         }
     }
 
