@@ -1,16 +1,9 @@
 //! Mass properties: mass, center of mass and rotational inertia.
 //!
-//! Units: density in kg/m² (the shapes are plates of unit thickness), mass in kg, positions
-//! in meters, rotational inertia in kg·m² about the center of mass.
-//!
 //! Every shape is split into pieces whose area, first moment and second moment have closed
 //! forms; the pieces are summed in f64 relative to a point inside the shape and the sum is
 //! moved to the center of mass (parallel axis theorem). Only the final values are rounded
-//! to f32, so the results are exact to f32 rounding for shapes of any size or position.
-//!
-//! Density: a NaN, infinite, zero or negative density gives a massless shape (mass and
-//! inertia 0) whose center is still its centroid; no result is ever NaN. A mass or inertia
-//! beyond the f32 range (about 3.4e38) saturates to +infinity.
+//! to f32.
 
 use std::f64::consts::PI;
 
@@ -22,6 +15,16 @@ use super::polygon::Polygon;
 use crate::math::Vec2;
 
 /// The mass properties of a shape at some density.
+///
+/// Units: density in kg/m² (shapes are plates of unit thickness), mass in kg, positions in
+/// meters, rotational inertia in kg·m² about the center of mass.
+///
+/// The `*_mass` functions are exact to f32 rounding for shapes of any size and position:
+/// they sum closed-form moments in f64 relative to a point inside the shape.
+///
+/// Density rule: a NaN, infinite, zero or negative density gives a massless shape (mass and
+/// inertia 0) whose center is still its centroid; no result is ever NaN. A mass or inertia
+/// beyond the f32 range (about 3.4e38) saturates to +infinity.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MassData {
     /// Mass (kilograms).
@@ -60,8 +63,11 @@ impl Moments {
     }
 
     /// The mass properties at `density`, with the frame origin at `origin` (body
-    /// coordinates). The caller guarantees a positive area.
+    /// coordinates). A region without positive area is massless at `origin`.
     fn to_mass_data(self, density: f64, origin: DVec2) -> MassData {
+        if !(self.area > 0.0 && self.area.is_finite()) {
+            return MassData { mass: 0.0, center: origin.as_vec2(), rotational_inertia: 0.0 };
+        }
         let center = self.first / self.area;
         // Parallel axis theorem, back from the frame origin to the center of mass.
         let central = (self.second - self.area * center.length_squared()).max(0.0);
@@ -85,14 +91,14 @@ fn disc(radius: f64) -> Moments {
 }
 
 /// Mass properties of a circle at `density` (kg/m²): m = ρ π r², centered on the circle,
-/// I = m r² / 2. See the [module](self) docs for the density rule.
+/// I = m r² / 2. See the [`MassData`] docs for the density rule.
 pub fn circle_mass(circle: &Circle, density: f32) -> MassData {
     disc(f64::from(circle.radius())).to_mass_data(usable_density(density), DVec2::from(circle.center()))
 }
 
 /// Mass properties of a capsule at `density` (kg/m²), exactly: a rectangle of length
 /// L = |center2 − center1| and width 2r plus two half discs whose centroids sit 4r/(3π)
-/// beyond the segment's ends. Centered on the segment's midpoint. See the [module](self)
+/// beyond the segment's ends. Centered on the segment's midpoint. See the [`MassData`]
 /// docs for the density rule.
 pub fn capsule_mass(capsule: &Capsule, density: f32) -> MassData {
     let (c1, c2) = (DVec2::from(capsule.center1()), DVec2::from(capsule.center2()));
@@ -119,10 +125,11 @@ pub fn capsule_mass(capsule: &Capsule, density: f32) -> MassData {
 /// sector of `radius` at each vertex, spanning the turn between the normals of its two edges
 /// (the sectors add up to a full disc). Each piece's moments have a closed form; they are
 /// summed about the core's centroid. This is exact, unlike the common approximation that
-/// grows the polygon's vertices outward. See the [module](self) docs for the density rule.
+/// grows the polygon's vertices outward. See the [`MassData`] docs for the density rule.
 ///
-/// A core with no area (only reachable through boxes with half sizes near the f32
-/// underflow limit) is treated as a disc of `radius` at the centroid.
+/// A core with no area (only reachable through boxes whose f32 corners collapse, such as a
+/// half size near the f32 underflow limit or one 1e20 times the other) is treated as a disc
+/// of `radius` at the centroid, massless for radius 0.
 pub fn polygon_mass(polygon: &Polygon, density: f32) -> MassData {
     let origin = DVec2::from(polygon.centroid());
     let mut p = [DVec2::ZERO; crate::settings::MAX_POLYGON_VERTICES];

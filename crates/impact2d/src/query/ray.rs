@@ -1,30 +1,31 @@
 //! Ray casts against every shape kind, in the shape's local (body) coordinates.
 //!
-//! A ray is `origin + f * translation` for f ∈ [0, max_fraction] (meters). The first point
-//! of the closed solid shape along it is reported with its fraction, the outward unit
-//! surface normal there and the hit point.
-//!
-//! Conventions shared by every cast:
-//! - A ray that starts inside a solid shape (circle, capsule, polygon), or on its boundary,
-//!   hits at fraction 0 with `point = origin` and a zero normal (as [`crate::Aabb::ray_cast`]).
-//! - A zero translation hits only when the origin is inside.
-//! - NaN or infinite input, or a negative `max_fraction`, never hits. So does a ray whose
-//!   origin lies more than 1e18 m (per coordinate) from the shape's reference point, where
-//!   f32 cannot place a hit anyway. Outputs are never NaN.
-//! - `iterations` is 0: every cast here is closed-form.
-//!
-//! Precision: each cast works relative to the shape (the circle's center, the capsule's
-//! first end, the polygon's centroid) and along a unit direction, and solves the circle
-//! quadratic through the ray's closest approach to the center rather than through
-//! `|origin|² − r²`, so no term cancels catastrophically. The remaining error is that of
-//! rounding the origin into the shape's frame: a few f32 ulps of the origin's distance to the
-//! shape (about 1e-4 m at 1 km).
+//! The conventions shared by every cast are documented on [`RayCastInput`].
 
 use crate::geometry::{Capsule, ChainSegment, Circle, Polygon, Segment};
 use crate::math::Vec2;
 use crate::settings::MAX_POLYGON_VERTICES;
 
-/// A ray to cast: the points `origin + f * translation` for f ∈ [0, max_fraction].
+/// A ray to cast: the points `origin + f * translation` for f ∈ [0, max_fraction], in the
+/// frame of the shape cast against (meters).
+///
+/// Every ray cast reports the first point of the closed shape along the ray, with its
+/// fraction, the outward unit surface normal there and the point itself, under these
+/// conventions:
+/// - A ray that starts inside a solid shape (circle, capsule, polygon), or on its boundary,
+///   hits at fraction 0 with `point = origin` and a zero normal (as [`crate::Aabb::ray_cast`]).
+/// - A zero translation hits only when the origin is inside.
+/// - NaN or infinite input, or a negative `max_fraction`, never hits. Neither does a ray
+///   whose origin lies more than 1e18 m (per coordinate) from the shape's reference point,
+///   where f32 cannot place a hit anyway. Outputs are never NaN.
+/// - [`CastOutput::iterations`] is 0: every ray cast is closed-form.
+///
+/// Precision: each cast works relative to the shape (the circle's center, the capsule's
+/// first end, the polygon's centroid) and along a unit direction, and solves the circle
+/// quadratic through the ray's closest approach to the center rather than through
+/// `|origin|² − r²`, so no term cancels catastrophically. What remains is the rounding of
+/// the origin into the shape's frame and of the output point: a few f32 ulps of the origin's
+/// distance to the shape and of the point's coordinates (about 1e-4 m at 1 km).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayCastInput {
     /// Start point (meters, in the frame of the shape being cast against).
@@ -160,7 +161,7 @@ fn circle_entry(s: Vec2, dir: Vec2, radius: f32) -> Option<(f32, Vec2)> {
 
 /// Casts a ray against a circle (in the circle's frame, meters).
 ///
-/// Returns the first point of the disc along the ray; see the [module](self) docs for the
+/// Returns the first point of the disc along the ray; see the [`RayCastInput`] docs for the
 /// conventions (start inside, zero translation, invalid input) and the precision.
 pub fn ray_cast_circle(circle: &Circle, input: &RayCastInput) -> Option<CastOutput> {
     let center = circle.center();
@@ -182,7 +183,7 @@ pub fn ray_cast_circle(circle: &Circle, input: &RayCastInput) -> Option<CastOutp
 
 /// Casts a ray against a capsule (in the capsule's frame, meters), exactly: the capsule is
 /// the union of the band between the core segment's two offset lines and the two end
-/// circles. See the [module](self) docs for the conventions and the precision.
+/// circles. See the [`RayCastInput`] docs for the conventions and the precision.
 pub fn ray_cast_capsule(capsule: &Capsule, input: &RayCastInput) -> Option<CastOutput> {
     let reference = capsule.center1();
     let ray = LocalRay::new(input, reference)?;
@@ -201,7 +202,7 @@ pub fn ray_cast_capsule(capsule: &Capsule, input: &RayCastInput) -> Option<CastO
 /// and a circle at each vertex. The ray is first clipped against the pushed-out half-planes;
 /// if it enters through the clipped part of an edge, that is the hit, otherwise it enters
 /// through a corner, and the first vertex circle it enters is the hit. See the
-/// [module](self) docs for the conventions and the precision.
+/// [`RayCastInput`] docs for the conventions and the precision.
 pub fn ray_cast_polygon(polygon: &Polygon, input: &RayCastInput) -> Option<CastOutput> {
     let reference = polygon.centroid();
     let ray = LocalRay::new(input, reference)?;
@@ -369,7 +370,7 @@ fn cast_segment(input: &RayCastInput, a: Vec2, b: Vec2, normal: Vec2, one_sided:
 /// Casts a ray against a two-sided segment (in the segment's frame, meters). The normal
 /// faces the ray. A ray parallel to the segment misses (even along it: a segment has no
 /// area), and so does a zero translation. A ray starting on the segment hits at fraction 0.
-/// See the [module](self) docs for invalid input and the precision.
+/// See the [`RayCastInput`] docs for invalid input and the precision.
 pub fn ray_cast_segment(segment: &Segment, input: &RayCastInput) -> Option<CastOutput> {
     let (a, b) = (segment.point1(), segment.point2());
     let e = b - a;
