@@ -1,9 +1,9 @@
 //! Convex hulls of point sets by quickhull, with welding and removal of collinear points.
 //!
-//! Source: quickhull as described by Ericson, Real-Time Collision Detection, 12.5.1 (and
-//! Barber, Dobkin and Huhdanpaa, "The Quickhull Algorithm for Convex Hulls", 1996). The
-//! clean-up of nearly collinear points follows the idea of Box2D's `b2ComputeHull`, with the
-//! flattest vertex removed first.
+//! Source: quickhull as described by Ericson, Real-Time Collision Detection, 3.9.2 (and
+//! Barber, Dobkin and Huhdanpaa, "The Quickhull Algorithm for Convex Hulls", 1996); welding
+//! as in Ericson 12.1. The clean-up of nearly collinear points follows the idea of Box2D's
+//! `b2ComputeHull`, with the flattest vertex removed first.
 //!
 //! The predicates run in f64 on coordinates taken relative to the lexicographically lowest
 //! point. Differences of f32 inputs are then exact (or nearly so) and their cross products

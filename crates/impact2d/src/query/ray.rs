@@ -144,7 +144,8 @@ fn unit_or(v: Vec2, fallback: Vec2) -> Vec2 {
 /// With `tc = −s·dir` the distance to the closest approach and `c = s + tc dir` that
 /// closest point, the entry is at `tc − h` with `h² = r² − |c|²`, and the entry point is
 /// `c − h dir`. Both are sums of small, well-conditioned terms, unlike the textbook
-/// `|s|² − r²` form, which cancels when the ray starts far away.
+/// `|s|² − r²` form, which cancels when the ray starts far away (Haines et al., "Precision
+/// Improvements for Ray/Sphere Intersection", Ray Tracing Gems, 2019, chapter 7).
 fn circle_entry(s: Vec2, dir: Vec2, radius: f32) -> Option<(f32, Vec2)> {
     let tc = -s.dot(dir);
     let c = s + tc * dir;
@@ -161,7 +162,9 @@ fn circle_entry(s: Vec2, dir: Vec2, radius: f32) -> Option<(f32, Vec2)> {
 
 /// Casts a ray against a circle (in the circle's frame, meters).
 ///
-/// Returns the first point of the disc along the ray; see the [`RayCastInput`] docs for the
+/// Returns the first point of the disc along the ray, its outward normal and fraction.
+/// Source: ray against sphere, Ericson, Real-Time Collision Detection, 5.3.2, solved through
+/// the ray's closest approach to the center. See the [`RayCastInput`] docs for the
 /// conventions (start inside, zero translation, invalid input) and the precision.
 pub fn ray_cast_circle(circle: &Circle, input: &RayCastInput) -> Option<CastOutput> {
     let center = circle.center();
@@ -183,7 +186,9 @@ pub fn ray_cast_circle(circle: &Circle, input: &RayCastInput) -> Option<CastOutp
 
 /// Casts a ray against a capsule (in the capsule's frame, meters), exactly: the capsule is
 /// the union of the band between the core segment's two offset lines and the two end
-/// circles. See the [`RayCastInput`] docs for the conventions and the precision.
+/// circles, cast as [`ray_cast_polygon`] casts a rounded polygon (the segment being a
+/// two-vertex polygon whose edges face opposite ways). See the [`RayCastInput`] docs for the
+/// conventions and the precision.
 pub fn ray_cast_capsule(capsule: &Capsule, input: &RayCastInput) -> Option<CastOutput> {
     let reference = capsule.center1();
     let ray = LocalRay::new(input, reference)?;
