@@ -576,6 +576,20 @@ fn named_mass_cases() {
     assert!(rel(mq.rotational_inertia, want.second - want.area * center.length_squared()) < 1e-6);
 }
 
+/// A valid hull 1e9 m long and 1.5 m thick: its f32 centroid (`Polygon::centroid`)
+/// degenerates, but the mass is computed in f64 from the vertices and stays exact.
+#[test]
+fn mass_of_extreme_sliver() {
+    let pts = [Vec2::new(-1e9, 1e9), Vec2::ZERO, Vec2::new(0.0, 2.109_786_5)];
+    let p = Polygon::new(&pts, 0.0).unwrap();
+    let m = polygon_mass(&p, 1.0);
+    let core: Vec<DVec2> = p.vertices().iter().map(|&v| d(v)).collect();
+    let want = rounded_reference(&core, 0.0, core[0]);
+    assert!(rel(m.mass, want.area) < 1e-6);
+    assert!((d(m.center) - (core[0] + want.first / want.area)).length() < 1e-7 * 1e9);
+    assert!(m.rotational_inertia.is_finite() && m.rotational_inertia > 0.0);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 

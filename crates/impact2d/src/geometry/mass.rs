@@ -124,14 +124,16 @@ pub fn capsule_mass(capsule: &Capsule, density: f32) -> MassData {
 /// core polygon, one rectangle of width `radius` outward along each edge, and one circular
 /// sector of `radius` at each vertex, spanning the turn between the normals of its two edges
 /// (the sectors add up to a full disc). Each piece's moments have a closed form; they are
-/// summed about the core's centroid. This is exact, unlike the common approximation that
-/// grows the polygon's vertices outward. See the [`MassData`] docs for the density rule.
+/// summed in f64 about the first vertex (differences of f32 vertices are exact there, and
+/// the polygon's stored f32 centroid is not needed). This is exact, unlike the common
+/// approximation that grows the polygon's vertices outward. See the [`MassData`] docs for
+/// the density rule.
 ///
 /// A core with no area (only reachable through boxes whose f32 corners collapse, such as a
 /// half size near the f32 underflow limit or one 1e20 times the other) is treated as a disc
-/// of `radius` at the centroid, massless for radius 0.
+/// of `radius` at the first vertex, massless for radius 0.
 pub fn polygon_mass(polygon: &Polygon, density: f32) -> MassData {
-    let origin = DVec2::from(polygon.centroid());
+    let origin = DVec2::from(polygon.vertices()[0]);
     let mut p = [DVec2::ZERO; crate::settings::MAX_POLYGON_VERTICES];
     let n = polygon.vertices().len();
     for (q, &v) in p.iter_mut().zip(polygon.vertices()) {

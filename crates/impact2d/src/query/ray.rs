@@ -21,7 +21,7 @@ use crate::settings::MAX_POLYGON_VERTICES;
 /// - [`CastOutput::iterations`] is 0: every ray cast is closed-form.
 ///
 /// Precision: each cast works relative to the shape (the circle's center, the capsule's
-/// first end, the polygon's centroid) and along a unit direction, and solves the circle
+/// first end, the polygon's first vertex) and along a unit direction, and solves the circle
 /// quadratic through the ray's closest approach to the center rather than through
 /// `|origin|² − r²`, so no term cancels catastrophically. What remains is the rounding of
 /// the origin into the shape's frame and of the output point: a few f32 ulps of the origin's
@@ -62,50 +62,46 @@ struct LocalRay {
     origin: Vec2,
     /// Unit direction; zero for a zero translation.
     dir: Vec2,
-    /// The translation's length is `scale * unit_length`, split so it never overflows.
-    scale: f32,
-    unit_length: f32,
+    /// The translation's length (meters); +inf when it overflows f32.
+    length: f32,
     /// The distance along `dir` that corresponds to `max_fraction` (may be +inf).
     max_distance: f32,
+}
+
+/// True when every number is finite: `x * 0` is 0 for finite `x` and NaN otherwise, so
+/// one comparison tests them all without a branch per number.
+#[inline]
+fn all_finite(values: [f32; 5]) -> bool {
+    values.iter().map(|v| v * 0.0).sum::<f32>() == 0.0
 }
 
 impl LocalRay {
     /// The ray of `input` relative to `reference`, or `None` for NaN, infinite or
     /// out-of-range input.
     fn new(input: &RayCastInput, reference: Vec2) -> Option<LocalRay> {
-        let finite = input.origin.is_finite() && input.translation.is_finite() && input.max_fraction.is_finite();
-        if !finite || input.max_fraction < 0.0 {
+        let (o, t, max_fraction) = (input.origin, input.translation, input.max_fraction);
+        if !all_finite([o.x, o.y, t.x, t.y, max_fraction]) || max_fraction < 0.0 {
             return None;
         }
-        let origin = input.origin - reference;
+        let origin = o - reference;
         if origin.abs().max_element() > MAX_EXTENT {
             return None;
         }
-        // Divide by the largest component first so that neither huge nor tiny translations
-        // overflow or underflow when squared.
-        let scale = input.translation.abs().max_element();
-        let (dir, unit_length) = if scale > 0.0 {
-            let unit = input.translation / scale;
-            let unit_length = unit.length();
-            (unit / unit_length, unit_length)
-        } else {
-            (Vec2::ZERO, 0.0)
-        };
-        let max_distance = input.max_fraction * scale * unit_length;
-        Some(LocalRay { origin, dir, scale, unit_length, max_distance })
+        let (dir, length) = unit_and_length(t);
+        Some(LocalRay { origin, dir, length, max_distance: max_fraction * length })
     }
 
     /// True for a zero translation.
     #[inline]
     fn is_still(&self) -> bool {
-        self.scale == 0.0
+        self.length == 0.0
     }
 
     /// The fraction of the translation at distance `s` along the ray, clamped to the range
     /// against rounding.
     #[inline]
     fn fraction(&self, s: f32, max_fraction: f32) -> f32 {
-        (s / self.scale / self.unit_length).clamp(0.0, max_fraction)
+        (s / self.length).clamp(0.0, max_fraction)
     }
 
     /// The point at distance `s` along the ray (relative frame).
@@ -115,12 +111,32 @@ impl LocalRay {
     }
 }
 
+/// The unit vector along finite `v` and its length (zero and 0 for a zero vector). Huge or
+/// tiny vectors, whose squared length overflows or underflows, are scaled by their largest
+/// component first, so the direction is always accurate.
+#[inline]
+fn unit_and_length(v: Vec2) -> (Vec2, f32) {
+    let length_sq = v.length_squared();
+    if (f32::MIN_POSITIVE..f32::INFINITY).contains(&length_sq) {
+        let length = length_sq.sqrt();
+        return (v / length, length);
+    }
+    let scale = v.abs().max_element();
+    if scale == 0.0 {
+        return (Vec2::ZERO, 0.0);
+    }
+    let unit = v / scale;
+    let unit_length = unit.length();
+    (unit / unit_length, scale * unit_length)
+}
+
 /// The output of a hit at distance `s` along `ray` at `point` (relative to `reference`),
 /// or `None` if rounding produced anything non-finite.
 fn hit(input: &RayCastInput, ray: &LocalRay, reference: Vec2, s: f32, point: Vec2, normal: Vec2) -> Option<CastOutput> {
-    let out =
-        CastOutput { point: reference + point, normal, fraction: ray.fraction(s, input.max_fraction), iterations: 0 };
-    (out.point.is_finite() && out.normal.is_finite() && out.fraction.is_finite()).then_some(out)
+    let point = reference + point;
+    let fraction = ray.fraction(s, input.max_fraction);
+    let finite = all_finite([point.x, point.y, normal.x, normal.y, fraction]);
+    finite.then_some(CastOutput { point, normal, fraction, iterations: 0 })
 }
 
 /// The output for a ray that starts inside a solid shape.
@@ -209,7 +225,9 @@ pub fn ray_cast_capsule(capsule: &Capsule, input: &RayCastInput) -> Option<CastO
 /// through a corner, and the first vertex circle it enters is the hit. See the
 /// [`RayCastInput`] docs for the conventions and the precision.
 pub fn ray_cast_polygon(polygon: &Polygon, input: &RayCastInput) -> Option<CastOutput> {
-    let reference = polygon.centroid();
+    // The first vertex rather than the stored centroid: it is exact, and the f32 centroid of
+    // an extreme sliver can degenerate.
+    let reference = polygon.vertices()[0];
     let ray = LocalRay::new(input, reference)?;
     let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
     let count = polygon.vertices().len();
