@@ -99,3 +99,29 @@ fn round_aabb(points: &[Vec2], radius: f32) -> Aabb {
     }
     Aabb::new(lower, upper).enlarged(radius)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Capsule, ChainSegment, Circle, Segment, make_box};
+
+    #[test]
+    fn ray_cast_dispatches_to_every_kind() {
+        // A ray down the y axis from y = 3, against shapes whose top is at y = 1.
+        let input = RayCastInput { origin: Vec2::new(0.0, 3.0), translation: Vec2::new(0.0, -4.0), max_fraction: 1.0 };
+        let (a, b) = (Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0));
+        let shapes = [
+            Shape::Circle(Circle::new(Vec2::ZERO, 1.0).unwrap()),
+            Shape::Capsule(Capsule::new(Vec2::new(-1.0, 0.5), Vec2::new(1.0, 0.5), 0.5).unwrap()),
+            Shape::Polygon(make_box(1.0, 1.0).unwrap()),
+            Shape::Segment(Segment::new(a, b).unwrap()),
+            // Walking from (1, 1) to (-1, 1), the colliding right side is up.
+            Shape::ChainSegment(ChainSegment::new(Vec2::new(2.0, 1.0), a, b, Vec2::new(-2.0, 1.0)).unwrap()),
+        ];
+        for shape in &shapes {
+            let out = shape.ray_cast(&input).unwrap();
+            assert!((out.fraction - 0.5).abs() < 1e-6, "{shape:?}: {out:?}");
+            assert!((out.normal - Vec2::Y).length() < 1e-6 && (out.point - Vec2::Y).length() < 1e-6);
+        }
+    }
+}
