@@ -35,8 +35,9 @@ pub enum GeometryError {
         /// The number of distinct points.
         count: usize,
     },
-    /// All points lie on one line, so they enclose no area.
-    #[error("polygon points are collinear")]
+    /// All points lie on one line, or so close to one that their hull is thinner than the
+    /// linear slop: they enclose no usable area.
+    #[error("polygon points are collinear (their hull is thinner than the linear slop)")]
     Collinear,
     /// The convex hull has more vertices than a polygon can hold.
     #[error("convex hull has {count} vertices, at most {max} are allowed")]
@@ -45,6 +46,17 @@ pub enum GeometryError {
         count: usize,
         /// The limit, [`crate::settings::MAX_POLYGON_VERTICES`].
         max: usize,
+    },
+    /// A coordinate is so large that lengths, areas and moments computed from it in f32
+    /// would overflow or keep no meaningful digits.
+    #[error("{what} has magnitude {value}, above the supported {max} m")]
+    TooLarge {
+        /// Which input.
+        what: &'static str,
+        /// The offending coordinate (meters).
+        value: f32,
+        /// The largest accepted magnitude (meters).
+        max: f32,
     },
     /// A proxy needs between 1 and 8 points.
     #[error("a shape proxy needs 1 to {max} points, got {count}")]
