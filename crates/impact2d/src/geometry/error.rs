@@ -85,17 +85,33 @@ pub enum GeometryError {
     },
 }
 
-/// Fails with [`GeometryError::NonFinite`] unless `v` is finite.
-pub(crate) fn check_finite_vec(v: crate::math::Vec2, what: &'static str) -> Result<(), GeometryError> {
-    if v.is_finite() { Ok(()) } else { Err(GeometryError::NonFinite { what }) }
+/// Checks a point: finite ([`GeometryError::NonFinite`]) and within
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE) of the origin
+/// ([`GeometryError::TooLarge`]).
+pub(crate) fn check_point(v: crate::math::Vec2, what: &'static str) -> Result<(), GeometryError> {
+    if !v.is_finite() {
+        return Err(GeometryError::NonFinite { what });
+    }
+    check_magnitude(v.x, what)?;
+    check_magnitude(v.y, what)
 }
 
-/// Fails with [`GeometryError::NonFinite`] unless `x` is finite.
+/// Checks a number: finite ([`GeometryError::NonFinite`]) and at most
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE) in magnitude ([`GeometryError::TooLarge`]).
 pub(crate) fn check_finite(x: f32, what: &'static str) -> Result<(), GeometryError> {
-    if x.is_finite() { Ok(()) } else { Err(GeometryError::NonFinite { what }) }
+    if !x.is_finite() {
+        return Err(GeometryError::NonFinite { what });
+    }
+    check_magnitude(x, what)
 }
 
-/// Checks a radius: finite, and positive (`allow_zero` false) or non-negative.
+fn check_magnitude(x: f32, what: &'static str) -> Result<(), GeometryError> {
+    let max = crate::settings::MAX_COORDINATE;
+    if x.abs() > max { Err(GeometryError::TooLarge { what, value: x, max }) } else { Ok(()) }
+}
+
+/// Checks a radius: finite and bounded (see [`check_finite`]), and positive (`allow_zero`
+/// false) or non-negative.
 pub(crate) fn check_radius(radius: f32, what: &'static str, allow_zero: bool) -> Result<(), GeometryError> {
     check_finite(radius, what)?;
     let ok = if allow_zero { radius >= 0.0 } else { radius > 0.0 };

@@ -17,12 +17,7 @@ use glam::DVec2;
 
 use super::error::GeometryError;
 use crate::math::Vec2;
-use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
-
-/// The largest coordinate magnitude (meters) a hull point may have. Beyond it the squared
-/// edge lengths, areas and first moments that polygons compute in f32 could overflow, and
-/// f32 spacing (64 m at 1e9 m) is far coarser than the linear slop anyway.
-const MAX_HULL_COORDINATE: f32 = 1.0e9;
+use crate::settings::{LINEAR_SLOP, MAX_COORDINATE as MAX_HULL_COORDINATE, MAX_POLYGON_VERTICES};
 
 /// A convex hull: 3 to 8 points, counter-clockwise, no three collinear, no two closer than
 /// the linear slop (meters).

@@ -270,7 +270,7 @@ mod tests {
             let m = circle_mass(&c, density);
             assert_eq!((m.mass, m.rotational_inertia, m.center), (0.0, 0.0, Vec2::new(1.0, 2.0)));
         }
-        let huge = Circle::new(Vec2::ZERO, 1e30).unwrap();
+        let huge = Circle::new(Vec2::ZERO, crate::settings::MAX_COORDINATE).unwrap();
         let m = circle_mass(&huge, 1e30);
         assert!(m.mass == f32::INFINITY && m.rotational_inertia == f32::INFINITY);
     }
