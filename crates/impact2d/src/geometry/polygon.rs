@@ -185,7 +185,9 @@ mod tests {
     #[test]
     fn boxes_that_are_not_shapes_are_errors() {
         assert!(matches!(make_box(2e9, 1.0), Err(GeometryError::TooLarge { .. })));
-        assert!(matches!(make_offset_box(1.0, 1.0, Vec2::new(1e9, 0.0), 0.0), Err(GeometryError::TooLarge { .. })));
+        assert!(matches!(make_offset_box(200.0, 1.0, Vec2::new(1e9, 0.0), 0.0), Err(GeometryError::TooLarge { .. })));
+        // At 1e9 m the f32 spacing is 64 m: a 2 m box there has no width left.
+        assert!(matches!(make_offset_box(1.0, 1.0, Vec2::new(1e9, 0.0), 0.0), Err(GeometryError::Collinear)));
         assert!(matches!(make_offset_box(1e-30, 1.0, Vec2::new(1e6, 0.0), 0.0), Err(GeometryError::Collinear)));
         assert!(matches!(make_box(0.0, 1.0), Err(GeometryError::InvalidSize { .. })));
     }
