@@ -295,3 +295,69 @@ pub fn family_pivot(rng: &mut Rng, target: f64, tolerance: f64) -> Raw {
     let sweep = RefSweep { lc: d2(0.0, 0.0), c1: d2(x, hover), c2: d2(x, hover), a1: 0.0, a2: turn };
     (ground, ground_sweep, tri, sweep)
 }
+
+/// The case with B's whole motion shifted along the line from A's start to B's start so
+/// that the least gap over the step is about `desired` (meters): bisection on the shift,
+/// the least gap estimated by sampling (a narrow dip can be missed, which only makes the
+/// case deeper than asked; the checks use the rigorous reference).
+pub fn graze(raw: Raw, desired: f64) -> Raw {
+    let (pa, sa, pb, sb) = raw;
+    let (a, b) = (RefShape::from_proxy(&pa), RefShape::from_proxy(&pb));
+    let mut u = (sb.c1 - sa.c1).normalized();
+    if u == D2::default() {
+        u = d2(1.0, 0.0);
+    }
+    let reach = sa.c1.dist(sb.c1);
+    let shifted = |s: f64| RefSweep { c1: sb.c1 + u * s, c2: sb.c2 + u * s, ..sb };
+    let least = |s: f64| {
+        let m = Motion { a: a.clone(), sa, b: b.clone(), sb: shifted(s) };
+        // Cheap estimate: 64 samples, then a short local search around the best one.
+        let f = |t: f64| m.sd_at(t);
+        let (mut best, mut at) = (f64::INFINITY, 0.0);
+        for i in 0..=64 {
+            let t = i as f64 / 64.0;
+            let v = f(t);
+            if v < best {
+                (best, at) = (v, t);
+            }
+        }
+        let mut h = 1.0 / 64.0;
+        for _ in 0..12 {
+            h *= 0.5;
+            for t in [at - h, at + h] {
+                if (0.0..=1.0).contains(&t) {
+                    let v = f(t);
+                    if v < best {
+                        (best, at) = (v, t);
+                    }
+                }
+            }
+        }
+        best
+    };
+    let (mut lo, mut hi) = (-reach, 1.0);
+    while least(hi) < desired {
+        hi *= 2.0;
+    }
+    if least(lo) > desired {
+        return (pa, sa, pb, sb);
+    }
+    for _ in 0..30 {
+        let mid = 0.5 * (lo + hi);
+        if least(mid) < desired { lo = mid } else { hi = mid }
+    }
+    (pa, sa, pb, shifted(hi))
+}
+
+/// Family (vi), beyond the brief: several turns per step (up to ±12 rad), rods and random
+/// shapes; the sweep documentation allows any rotation.
+pub fn family_multi_turn(rng: &mut Rng) -> Raw {
+    let (pa, sa, pb, mut sb) = if rng.random_bool(0.5) { family_rod(rng) } else { family_random(rng) };
+    let spin = sign(rng) * uni(rng, 3.0, 12.0);
+    if rng.random_bool(0.5) {
+        sb.a2 = sb.a1 + spin;
+    } else {
+        return (pa, RefSweep { a2: sa.a1 + spin, ..sa }, pb, sb);
+    }
+    (pa, sa, pb, sb)
+}
