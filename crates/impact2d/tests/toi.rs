@@ -110,7 +110,7 @@ struct RefFacts {
 }
 
 fn facts(case: &ToiCase) -> RefFacts {
-    let (lo, hi) = ((TARGET - TOL) as f64, (TARGET + TOL) as f64);
+    let (lo, hi) = ((case.target - case.tolerance) as f64, (case.target + case.tolerance) as f64);
     let sd0 = case.motion.sd_at(0.0);
     let cross = case.motion.first_below(lo - EPS, case.t_max as f64);
     RefFacts { lo, hi, sd0, cross }
@@ -122,7 +122,7 @@ fn run(case: &ToiCase, algo: Algo) -> (Result<ToiOutput, QueryError>, u128) {
         Algo::Conservative => conservative_advancement,
     };
     let start = std::time::Instant::now();
-    let out = f(&case.proxy_a, &case.sweep_a, &case.proxy_b, &case.sweep_b, case.t_max, TARGET, TOL);
+    let out = f(&case.proxy_a, &case.sweep_a, &case.proxy_b, &case.sweep_b, case.t_max, case.target, case.tolerance);
     (out, start.elapsed().as_nanos())
 }
 
@@ -343,6 +343,29 @@ fn grazing_rods_and_random_shapes() {
         violations.extend(r.violations);
     }
     finish(FamilyResult { lines, violations });
+}
+
+/// Beyond the brief: shapes far from their body's center of rotation (compound bodies), with
+/// random t_max in (0, 1], target in [0, 2 cm] and tolerance in [0.1 mm, 5 mm].
+#[test]
+fn family_vii_off_center_random_parameters() {
+    use rand::RngExt;
+    let mut rng = rng(0x701_0009);
+    let cases: Vec<ToiCase> = (0..5000)
+        .map(|_| {
+            let raw = family_off_center(&mut rng);
+            // Half of them shifted to pass near the band (about target − 6 mm to + 3 mm).
+            let raw = if rng.random_bool(0.5) { graze(raw, (TARGET - TOL) as f64 + uni(&mut rng, -0.006, 0.003)) } else { raw };
+            let mut c = direct(raw);
+            if rng.random_bool(0.7) {
+                c.t_max = uni(&mut rng, 0.05, 1.0) as f32;
+                c.target = uni(&mut rng, 0.0, 0.02) as f32;
+                c.tolerance = uni(&mut rng, 1e-4, 5e-3) as f32;
+            }
+            c
+        })
+        .collect();
+    finish(run_family("(vii) off-center, params", cases.into_iter()));
 }
 
 /// Beyond the brief: up to ±12 rad (nearly two turns) per step.

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use super::reference::*;
+use impact2d::settings::{TOI_TARGET, TOI_TOLERANCE};
 use impact2d::{ShapeProxy, Sweep, Transform, Vec2};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -116,6 +117,9 @@ pub struct ToiCase {
     pub proxy_b: ShapeProxy,
     pub sweep_b: Sweep,
     pub t_max: f32,
+    /// The target gap and tolerance of the query (meters).
+    pub target: f32,
+    pub tolerance: f32,
     pub motion: Motion,
 }
 
@@ -129,7 +133,7 @@ impl ToiCase {
             b: RefShape::from_proxy(&proxy_b),
             sb: RefSweep::from_f32(&sweep_b),
         };
-        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, motion }
+        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, target: TOI_TARGET, tolerance: TOI_TOLERANCE, motion }
     }
 
     /// The case moved by `offset` in f64, then rebased on A's c1 in f64 and rounded to f32
@@ -140,7 +144,7 @@ impl ToiCase {
         let origin = wa.c1;
         let (sweep_a, sweep_b) = (wa.rebased(origin).to_f32(), wb.rebased(origin).to_f32());
         let motion = Motion { a: RefShape::from_proxy(&proxy_a), sa: wa, b: RefShape::from_proxy(&proxy_b), sb: wb };
-        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, motion }
+        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, target: TOI_TARGET, tolerance: TOI_TOLERANCE, motion }
     }
 
     /// The least thickness of the two shapes (meters).
@@ -151,12 +155,14 @@ impl ToiCase {
     /// Rust source that rebuilds the library query exactly.
     pub fn repro(&self) -> String {
         format!(
-            "let proxy_a = {};\nlet sweep_a = {};\nlet proxy_b = {};\nlet sweep_b = {};\n// t_max = {}",
+            "let proxy_a = {};\nlet sweep_a = {};\nlet proxy_b = {};\nlet sweep_b = {};\n// t_max = {}, target = {}, tolerance = {}",
             proxy_src(&self.proxy_a),
             sweep_src(&self.sweep_a),
             proxy_src(&self.proxy_b),
             sweep_src(&self.sweep_b),
-            fsrc(self.t_max)
+            fsrc(self.t_max),
+            fsrc(self.target),
+            fsrc(self.tolerance)
         )
     }
 }
@@ -358,6 +364,18 @@ pub fn family_multi_turn(rng: &mut Rng) -> Raw {
         sb.a2 = sb.a1 + spin;
     } else {
         return (pa, RefSweep { a2: sa.a1 + spin, ..sa }, pb, sb);
+    }
+    (pa, sa, pb, sb)
+}
+
+/// Family (vii), beyond the brief: shapes of compound bodies, far from their body's center of
+/// rotation (up to 3 m), random shapes including rounded ones with large radii.
+pub fn family_off_center(rng: &mut Rng) -> Raw {
+    let (pa, mut sa, pb, mut sb) = family_random(rng);
+    for s in [&mut sa, &mut sb] {
+        if rng.random_bool(0.7) {
+            s.lc = s.lc + unit_dir(rng) * uni(rng, 0.5, 3.0);
+        }
     }
     (pa, sa, pb, sb)
 }
