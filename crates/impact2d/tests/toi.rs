@@ -64,7 +64,9 @@ struct Stats {
     deepest_glancing_miss: f64,
     /// Largest |sd(t) − band| excess of a hit (negative: inside the band).
     worst_hit_excess: f64,
-    /// Largest t_hit − t_ref (how much later than the reference's first band entry).
+    /// Worst hit point / normal offset (m) and the count over EPS.
+    worst_geometry: f64,
+    bad_geometry: usize,
     nanos: u128,
 }
 
@@ -72,7 +74,7 @@ impl Stats {
     fn line(&self, name: &str, algo: Algo) -> String {
         let n = self.cases.max(1) as f64;
         format!(
-            "{name:<28} {algo:<12?} cases {:>5}: hit {:>5} (at t=0 {:>4}), separated {:>5}, overlapped {:>4}, failed {:>4} | misses: glancing {:>3} (deepest {:.2e} m below band), solid {} | late {}, out-of-band {}, wrong state {}, errors {} | glancing flag {} | iterations mean {:.2} max {} | subdivisions mean {:.2} max {} | root iterations mean {:.2} | {:.3} µs/query",
+            "{name:<28} {algo:<12?} cases {:>5}: hit {:>5} (at t=0 {:>4}), separated {:>5}, overlapped {:>4}, failed {:>4} | misses: glancing {:>3} (deepest {:.2e} m below band), solid {} | late {}, out-of-band {}, wrong state {}, errors {}, hit geometry {} (worst {:.1e} m), hits' worst excess over the band {:.1e} m | glancing flag {} | iterations mean {:.2} max {} | subdivisions mean {:.2} max {} | root iterations mean {:.2} | {:.3} µs/query",
             self.cases,
             self.hits,
             self.hits_at_zero,
@@ -86,6 +88,9 @@ impl Stats {
             self.out_of_band,
             self.wrong_state,
             self.errors,
+            self.bad_geometry,
+            self.worst_geometry,
+            self.worst_hit_excess,
             self.glancing_flag,
             self.iterations_sum as f64 / n,
             self.iterations_max,
@@ -96,7 +101,7 @@ impl Stats {
         )
     }
     fn violations(&self) -> usize {
-        self.solid_misses + self.late + self.out_of_band + self.wrong_state + self.errors
+        self.solid_misses + self.late + self.out_of_band + self.wrong_state + self.errors + self.bad_geometry
     }
 }
 
@@ -193,14 +198,36 @@ fn classify(case: &ToiCase, rf: &RefFacts, out: Result<ToiOutput, QueryError>, s
                 st.wrong_state += 1;
                 return Some(format!("hit time out of [0, t_max]: {out:?}"));
             }
-            let gap = m.sd_at(t);
+            let full = m.sd_full(t);
+            let gap = full.sd;
             let excess = (rf.lo - gap).max(gap - rf.hi);
             st.worst_hit_excess = if st.hits == 1 { excess } else { st.worst_hit_excess.max(excess) };
             if excess > EPS {
                 st.out_of_band += 1;
                 return Some(format!("out-of-band hit: gap {gap:e} at t = {t}, band [{:e}, {:e}]: {out:?}", rf.lo, rf.hi));
             }
-            return lateness(st);
+            if let Some(v) = lateness(st) {
+                return Some(v);
+            }
+            // Documented geometry: the point midway between the surfaces, the unit normal
+            // from A to B (the closest-points direction, unique while the cores are apart).
+            if !full.core.overlap {
+                let (pa, pb) = (m.sa.pose_at(t), m.sb.pose_at(t));
+                let (ca, cb) = (m.a.placed(&pa), m.b.placed(&pb));
+                let p = case.origin + D2::from_f32(out.point);
+                let off_a = (point_core_distance(&ca, p) - m.a.radius - 0.5 * gap).abs();
+                let off_b = (point_core_distance(&cb, p) - m.b.radius - 0.5 * gap).abs();
+                let off_n = (D2::from_f32(out.normal) - full.normal).len() * full.core.sd;
+                st.worst_geometry = st.worst_geometry.max(off_a).max(off_b).max(off_n);
+                if off_a.max(off_b).max(off_n) > EPS {
+                    st.bad_geometry += 1;
+                    return Some(format!(
+                        "hit geometry: point {:?} is {off_a:e} / {off_b:e} off the middle of the gap, normal {:?} vs {:?} (offset {off_n:e}): {out:?}",
+                        out.point, out.normal, full.normal
+                    ));
+                }
+            }
+            return None;
         }
         ToiState::Separated => {
             st.separated += 1;

@@ -120,6 +120,9 @@ pub struct ToiCase {
     /// The target gap and tolerance of the query (meters).
     pub target: f32,
     pub tolerance: f32,
+    /// World position (f64) of the library query's origin: the library's answers (points)
+    /// are in the rebased frame; add this to compare with `motion` (zero unless `far`).
+    pub origin: D2,
     pub motion: Motion,
 }
 
@@ -133,7 +136,8 @@ impl ToiCase {
             b: RefShape::from_proxy(&proxy_b),
             sb: RefSweep::from_f32(&sweep_b),
         };
-        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, target: TOI_TARGET, tolerance: TOI_TOLERANCE, motion }
+        let origin = D2::default();
+        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, target: TOI_TARGET, tolerance: TOI_TOLERANCE, origin, motion }
     }
 
     /// The case moved by `offset` in f64, then rebased on A's c1 in f64 and rounded to f32
@@ -144,7 +148,7 @@ impl ToiCase {
         let origin = wa.c1;
         let (sweep_a, sweep_b) = (wa.rebased(origin).to_f32(), wb.rebased(origin).to_f32());
         let motion = Motion { a: RefShape::from_proxy(&proxy_a), sa: wa, b: RefShape::from_proxy(&proxy_b), sb: wb };
-        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, target: TOI_TARGET, tolerance: TOI_TOLERANCE, motion }
+        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, target: TOI_TARGET, tolerance: TOI_TOLERANCE, origin, motion }
     }
 
     /// The least thickness of the two shapes (meters).
