@@ -41,6 +41,7 @@ struct Stats {
     worst_points: f64,
     worst_angle_unique: f64,
     max_iterations: u32,
+    worst_failed_depth: f64,
 }
 
 fn check_penetration(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transform, st: &mut Stats) -> Result<(), String> {
@@ -70,7 +71,6 @@ fn check_penetration(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transf
             st.overlapping += 1;
             let depth = p.depth as f64;
             let e = (depth + r.sd).abs();
-            st.worst_depth = st.worst_depth.max(e);
             let n = D2::from_f32(p.normal);
             if (n.len() - 1.0).abs() > 1e-6 {
                 return Err(format!("normal not unit {p:?}"));
@@ -79,8 +79,8 @@ fn check_penetration(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transf
             // move along +n to leave A (support functions plus radii).
             let along = core_overlap_along(&ca, &cb, n) + ra.radius + rb.radius;
             let en = (along - depth).abs();
-            st.worst_normal_depth = st.worst_normal_depth.max(en);
             // Unique optimum? Then compare angles too.
+            let mut angle_unique = 0.0f64;
             if r.core.overlap {
                 let mut vals: Vec<f64> = vec![];
                 for h in [&ca, &cb] {
@@ -96,13 +96,19 @@ fn check_penetration(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transf
                 }
                 vals.sort_by(|a, b| a.total_cmp(b));
                 if vals.len() >= 2 && vals[1] - vals[0] > 1e-3 && (vals[0] + r.sd + ra.radius + rb.radius).abs() < 1e-12 {
-                    st.worst_angle_unique = st.worst_angle_unique.max((n - r.normal).len());
+                    angle_unique = (n - r.normal).len();
                 }
             }
             let (qa, qb) = (D2::from_f32(p.point_a), D2::from_f32(p.point_b));
             let ep = ((qa - qb) - n * depth).len().max(on_surface(&ca, ra.radius, qa)).max(on_surface(&cb, rb.radius, qb));
-            st.worst_points = st.worst_points.max(ep);
-            if e > EPS || en > EPS || ep > EPS {
+            if e <= EPS && en <= EPS && ep <= EPS {
+                // Accuracy of the answers that pass (failures are listed separately).
+                st.worst_depth = st.worst_depth.max(e);
+                st.worst_normal_depth = st.worst_normal_depth.max(en);
+                st.worst_points = st.worst_points.max(ep);
+                st.worst_angle_unique = st.worst_angle_unique.max(angle_unique);
+            } else {
+                st.worst_failed_depth = st.worst_failed_depth.max(e);
                 return Err(format!(
                     "{p:?}: reference depth {:e} normal {:?}; depth error {e:e}, overlap along the returned normal {along:e}, points error {ep:e}",
                     -r.sd, r.normal
@@ -132,14 +138,14 @@ fn penetration_matches_reference_depth_and_normal() {
     let mut st = Stats::default();
     let mut failures = vec![];
     let mut by_kind = std::collections::BTreeMap::new();
-    for _ in 0..20_000 {
+    for _ in 0..24_000 {
         let size = uni(&mut rng, 0.05, 1.0);
         let (pa, ka) = random_shape(&mut rng, size);
         let size = uni(&mut rng, 0.05, 1.0);
         let (pb, kb) = random_shape(&mut rng, size);
         let a_pos = d2(uni(&mut rng, -1.0, 1.0), uni(&mut rng, -1.0, 1.0));
         let (xa, _) = pose_pair(a_pos, uni(&mut rng, -PI, PI));
-        let (xb, _) = pose_pair(a_pos + unit_dir(&mut rng) * uni(&mut rng, 0.0, 1.5), uni(&mut rng, -PI, PI));
+        let (xb, _) = pose_pair(a_pos + unit_dir(&mut rng) * uni(&mut rng, 0.0, 1.0), uni(&mut rng, -PI, PI));
         if let Err(e) = check_penetration(&pa, xa, &pb, xb, &mut st) {
             *by_kind.entry((ka, kb, e.split(':').next().unwrap_or("").chars().take(40).collect::<String>())).or_insert(0) += 1;
             if failures.is_empty() {
@@ -148,7 +154,7 @@ fn penetration_matches_reference_depth_and_normal() {
             failures.push(report(&pa, xa, &pb, xb, &e));
         }
     }
-    println!("penetration: {st:?}");
+    println!("penetration: {st:?}, {} failures", failures.len());
     println!("failures by shape kinds: {by_kind:?}");
     assert!(st.overlapping >= 10_000 && st.separated > 1000, "{st:?}");
     assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
