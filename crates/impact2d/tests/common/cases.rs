@@ -237,8 +237,21 @@ pub fn family_random(rng: &mut Rng) -> Raw {
     (pa, sa, pb, sb)
 }
 
-/// Family (ii): a thin rod (1–3 m long, 1–3 cm thick) spinning 1–3 rad per step near a box.
+/// Family (ii): a thin rod (1–3 m long, 1–3 cm thick) spinning 1–3 rad per step near a box,
+/// not overlapping it at t = 0 (placements that do are drawn again, up to 50 times).
 pub fn family_rod(rng: &mut Rng) -> Raw {
+    for _ in 0..50 {
+        let raw = rod_once(rng);
+        let (pa, sa, pb, sb) = &raw;
+        let m = Motion { a: RefShape::from_proxy(pa), sa: *sa, b: RefShape::from_proxy(pb), sb: *sb };
+        if m.sd_at(0.0) > 0.0 {
+            return raw;
+        }
+    }
+    rod_once(rng)
+}
+
+fn rod_once(rng: &mut Rng) -> Raw {
     let (hl, ht) = (uni(rng, 0.5, 1.5), uni(rng, 0.005, 0.015));
     let rod = proxy(&rect_points(hl, ht), 0.0);
     let (bw, bh) = (uni(rng, 0.2, 1.0), uni(rng, 0.2, 1.0));
