@@ -66,7 +66,10 @@ fn distance_set(seed: u64, make: impl Fn(&mut ChaCha8Rng) -> (ShapeProxy, ShapeP
             // Previous frame: 1 cm and 0.02 rad away.
             let before = Transform::new(pb - 0.01 * dir(&mut rng), ab - 0.02);
             let mut warm = SimplexCache::default();
-            shape_distance(&DistanceInput { proxy_a: &a, transform_a: xa, proxy_b: &b, transform_b: before }, &mut warm);
+            shape_distance(
+                &DistanceInput { proxy_a: &a, transform_a: xa, proxy_b: &b, transform_b: before },
+                &mut warm,
+            );
             Pair { a, xa, b, xb: Transform::new(pb, ab), warm }
         })
         .collect()
@@ -74,9 +77,15 @@ fn distance_set(seed: u64, make: impl Fn(&mut ChaCha8Rng) -> (ShapeProxy, ShapeP
 
 fn bench_distance(c: &mut Criterion) {
     let sets = [
-        ("box-box", distance_set(1, |r| (rect(uni(r, 0.2, 1.0), uni(r, 0.2, 1.0)), rect(uni(r, 0.2, 1.0), uni(r, 0.2, 1.0))))),
+        (
+            "box-box",
+            distance_set(1, |r| (rect(uni(r, 0.2, 1.0), uni(r, 0.2, 1.0)), rect(uni(r, 0.2, 1.0), uni(r, 0.2, 1.0)))),
+        ),
         ("polygon8-polygon8", distance_set(2, |r| (octagon(r, 0.7), octagon(r, 0.7)))),
-        ("circle-polygon8", distance_set(3, |r| (ShapeProxy::new(&[Vec2::ZERO], uni(r, 0.2, 0.8)).unwrap(), octagon(r, 0.7)))),
+        (
+            "circle-polygon8",
+            distance_set(3, |r| (ShapeProxy::new(&[Vec2::ZERO], uni(r, 0.2, 0.8)).unwrap(), octagon(r, 0.7))),
+        ),
     ];
     let mut g = c.benchmark_group("gjk_distance");
     g.throughput(Throughput::Elements(SET as u64));
@@ -105,9 +114,16 @@ fn bench_distance(c: &mut Criterion) {
         let (cold, warm): (u32, u32) = set.iter().fold((0, 0), |(c, w), p| {
             let input = DistanceInput { proxy_a: &p.a, transform_a: p.xa, proxy_b: &p.b, transform_b: p.xb };
             let mut cache = p.warm;
-            (c + shape_distance(&input, &mut SimplexCache::default()).iterations, w + shape_distance(&input, &mut cache).iterations)
+            (
+                c + shape_distance(&input, &mut SimplexCache::default()).iterations,
+                w + shape_distance(&input, &mut cache).iterations,
+            )
         });
-        eprintln!("gjk_distance/{name}: mean GJK iterations cold {:.2}, warm {:.2}", cold as f32 / SET as f32, warm as f32 / SET as f32);
+        eprintln!(
+            "gjk_distance/{name}: mean GJK iterations cold {:.2}, warm {:.2}",
+            cold as f32 / SET as f32,
+            warm as f32 / SET as f32
+        );
     }
     g.finish();
 }
@@ -151,7 +167,10 @@ fn bench_shape_cast(c: &mut Criterion) {
         .unwrap()
     };
     let (hits, iterations) = set.iter().filter_map(run).fold((0, 0), |(h, i), o| (h + 1, i + o.iterations));
-    eprintln!("shape_cast box-polygon8: {hits} hits of {SET}, mean iterations of a hit {:.2}", iterations as f32 / hits as f32);
+    eprintln!(
+        "shape_cast box-polygon8: {hits} hits of {SET}, mean iterations of a hit {:.2}",
+        iterations as f32 / hits as f32
+    );
     let mut g = c.benchmark_group("shape_cast");
     g.throughput(Throughput::Elements(SET as u64));
     g.bench_function("box-polygon8", |bench| bench.iter(|| set.iter().filter(|q| run(black_box(q)).is_some()).count()));
@@ -184,9 +203,26 @@ fn box_pairs() -> Vec<Toi> {
         let ca = dir(&mut r) * uni(&mut r, 0.0, 1.0);
         let cb = dir(&mut r) * uni(&mut r, 0.0, 4.0);
         let (aa, ab) = (uni(&mut r, -PI, PI), uni(&mut r, -PI, PI));
-        let sa = Sweep { local_center: Vec2::ZERO, c1: ca, c2: ca + dir(&mut r) * uni(&mut r, 0.0, 2.0), a1: aa, a2: aa + uni(&mut r, -2.0, 2.0) };
-        let sb = Sweep { local_center: Vec2::ZERO, c1: cb, c2: cb + dir(&mut r) * uni(&mut r, 0.0, 2.0), a1: ab, a2: ab + uni(&mut r, -2.0, 2.0) };
-        let start = DistanceInput { proxy_a: &a, transform_a: sa.transform_at(0.0), proxy_b: &b, transform_b: sb.transform_at(0.0) };
+        let sa = Sweep {
+            local_center: Vec2::ZERO,
+            c1: ca,
+            c2: ca + dir(&mut r) * uni(&mut r, 0.0, 2.0),
+            a1: aa,
+            a2: aa + uni(&mut r, -2.0, 2.0),
+        };
+        let sb = Sweep {
+            local_center: Vec2::ZERO,
+            c1: cb,
+            c2: cb + dir(&mut r) * uni(&mut r, 0.0, 2.0),
+            a1: ab,
+            a2: ab + uni(&mut r, -2.0, 2.0),
+        };
+        let start = DistanceInput {
+            proxy_a: &a,
+            transform_a: sa.transform_at(0.0),
+            proxy_b: &b,
+            transform_b: sb.transform_at(0.0),
+        };
         let apart = shape_distance(&start, &mut SimplexCache::default()).distance > impact2d::settings::LINEAR_SLOP;
         if apart && swept_aabb(&a, &sa).overlaps(&swept_aabb(&b, &sb)) {
             set.push(Toi { a, sa, b, sb });
@@ -197,7 +233,9 @@ fn box_pairs() -> Vec<Toi> {
 
 /// Catto's worst case for CA: a triangle pivoting about a vertex 2 mm above the target band.
 fn pivot_cases() -> Vec<Toi> {
-    let ground = ShapeProxy::new(&[Vec2::new(-5.0, -0.5), Vec2::new(5.0, -0.5), Vec2::new(5.0, 0.0), Vec2::new(-5.0, 0.0)], 0.0).unwrap();
+    let ground =
+        ShapeProxy::new(&[Vec2::new(-5.0, -0.5), Vec2::new(5.0, -0.5), Vec2::new(5.0, 0.0), Vec2::new(-5.0, 0.0)], 0.0)
+            .unwrap();
     let tri = ShapeProxy::new(&[Vec2::ZERO, Vec2::new(1.0, 0.6), Vec2::new(0.2, 1.0)], 0.0).unwrap();
     let h = TOI_TARGET + TOI_TOLERANCE + 0.002;
     vec![Toi {

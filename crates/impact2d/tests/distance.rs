@@ -388,7 +388,8 @@ fn hand_cases() {
     let o = hand(&b, id, &b, Transform::new(Vec2::new(3.0, 3.0), 0.0));
     assert!((o.distance as f64 - 2f64.sqrt()).abs() < 1e-6);
     // Box on its corner 0.25 above a box.
-    let o = hand(&b, id, &b, Transform::new(Vec2::new(0.0, 1.25 + std::f32::consts::SQRT_2), std::f32::consts::FRAC_PI_4));
+    let o =
+        hand(&b, id, &b, Transform::new(Vec2::new(0.0, 1.25 + std::f32::consts::SQRT_2), std::f32::consts::FRAC_PI_4));
     assert!((o.distance - 0.25).abs() < 1e-6, "{o:?}");
     // Concentric: overlap.
     assert_eq!(hand(&b, id, &b, id).distance, 0.0);

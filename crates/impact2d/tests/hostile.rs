@@ -130,9 +130,15 @@ fn check_distance(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transform
     prop_assert!(o.distance >= 0.0);
     // Warm start from the cache it left.
     let o = shape_distance(&input, &mut cache);
-    prop_assert!(all_finite(&[o.point_a.x, o.point_a.y, o.point_b.x, o.point_b.y, o.normal.x, o.normal.y, o.distance]), "warm: {o:?}");
+    prop_assert!(
+        all_finite(&[o.point_a.x, o.point_a.y, o.point_b.x, o.point_b.y, o.normal.x, o.normal.y, o.distance]),
+        "warm: {o:?}"
+    );
     if let Some(p) = penetration(&input) {
-        prop_assert!(all_finite(&[p.depth, p.normal.x, p.normal.y, p.point_a.x, p.point_a.y, p.point_b.x, p.point_b.y]), "penetration: {p:?}");
+        prop_assert!(
+            all_finite(&[p.depth, p.normal.x, p.normal.y, p.point_a.x, p.point_a.y, p.point_b.x, p.point_b.y]),
+            "penetration: {p:?}"
+        );
         prop_assert!(p.depth > 0.0);
     }
     Ok(())
@@ -170,9 +176,25 @@ fn check_proxy(points: Vec<Vec2>, r: f32) -> Result<(), TestCaseError> {
 }
 
 fn check_segments(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2, dup: u8) -> Result<(), TestCaseError> {
-    let (q1, p2) = match dup { 0 => (p1, p2), 1 => (q1, p1), 2 => (p1, p1), _ => (q1, p2) };
+    let (q1, p2) = match dup {
+        0 => (p1, p2),
+        1 => (q1, p1),
+        2 => (p1, p1),
+        _ => (q1, p2),
+    };
     let r = segment_distance(p1, q1, p2, q2);
-    prop_assert!(all_finite(&[r.closest1.x, r.closest1.y, r.closest2.x, r.closest2.y, r.fraction1, r.fraction2, r.distance_squared]), "{r:?}");
+    prop_assert!(
+        all_finite(&[
+            r.closest1.x,
+            r.closest1.y,
+            r.closest2.x,
+            r.closest2.y,
+            r.fraction1,
+            r.fraction2,
+            r.distance_squared
+        ]),
+        "{r:?}"
+    );
     prop_assert!((0.0..=1.0).contains(&r.fraction1) && (0.0..=1.0).contains(&r.fraction2), "{r:?}");
     prop_assert!(r.distance_squared >= 0.0, "{r:?}");
     Ok(())
@@ -180,7 +202,17 @@ fn check_segments(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2, dup: u8) -> Result<(),
 
 fn check_sat(hw: f32, hh: f32, r: f32, c: Vec2, a: f32, xa: Transform, xb: Transform) -> Result<(), TestCaseError> {
     let Ok(p) = make_offset_rounded_box(hw, hh, c, a, r) else {
-        prop_assert!(!(hw.is_finite() && hh.is_finite() && hw > 0.0 && hh > 0.0 && r.is_finite() && r >= 0.0 && c.is_finite() && a.is_finite()), "valid box rejected");
+        prop_assert!(
+            !(hw.is_finite()
+                && hh.is_finite()
+                && hw > 0.0
+                && hh > 0.0
+                && r.is_finite()
+                && r >= 0.0
+                && c.is_finite()
+                && a.is_finite()),
+            "valid box rejected"
+        );
         return Ok(());
     };
     prop_assert!(p.vertices().iter().chain(p.normals()).all(|v| !v.is_nan()), "box constructor made NaN: {p:?}");
@@ -192,9 +224,28 @@ fn check_sat(hw: f32, hh: f32, r: f32, c: Vec2, a: f32, xa: Transform, xb: Trans
 }
 
 #[allow(clippy::too_many_arguments)]
-fn check_cast(pa: &ShapeProxy, pb: &ShapeProxy, xa: Transform, xb: Transform, tr: Vec2, max_fraction: f32, target: f32, tolerance: f32) -> Result<(), TestCaseError> {
-    let input = ShapeCastInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb, translation_b: tr, max_fraction, target, tolerance };
-    let valid = xf_finite(&xa) && xf_finite(&xb) && tr.is_finite() && toi_valid_params(max_fraction, target, tolerance, pa, pb);
+fn check_cast(
+    pa: &ShapeProxy,
+    pb: &ShapeProxy,
+    xa: Transform,
+    xb: Transform,
+    tr: Vec2,
+    max_fraction: f32,
+    target: f32,
+    tolerance: f32,
+) -> Result<(), TestCaseError> {
+    let input = ShapeCastInput {
+        proxy_a: pa,
+        transform_a: xa,
+        proxy_b: pb,
+        transform_b: xb,
+        translation_b: tr,
+        max_fraction,
+        target,
+        tolerance,
+    };
+    let valid =
+        xf_finite(&xa) && xf_finite(&xb) && tr.is_finite() && toi_valid_params(max_fraction, target, tolerance, pa, pb);
     match shape_cast(&input) {
         Err(_) => prop_assert!(!valid, "valid input rejected"),
         Ok(out) => {
@@ -209,9 +260,19 @@ fn check_cast(pa: &ShapeProxy, pb: &ShapeProxy, xa: Transform, xb: Transform, tr
 }
 
 #[allow(clippy::too_many_arguments)]
-fn check_toi(pa: &ShapeProxy, pb: &ShapeProxy, sa: Sweep, sb: Sweep, t_max: f32, target: f32, tolerance: f32) -> Result<(), TestCaseError> {
+fn check_toi(
+    pa: &ShapeProxy,
+    pb: &ShapeProxy,
+    sa: Sweep,
+    sb: Sweep,
+    t_max: f32,
+    target: f32,
+    tolerance: f32,
+) -> Result<(), TestCaseError> {
     let valid = sweep_finite(&sa) && sweep_finite(&sb) && toi_valid_params(t_max, target, tolerance, pa, pb);
-    for (name, f) in [("time_of_impact", time_of_impact as ToiFn), ("conservative_advancement", conservative_advancement as ToiFn)] {
+    for (name, f) in
+        [("time_of_impact", time_of_impact as ToiFn), ("conservative_advancement", conservative_advancement as ToiFn)]
+    {
         match f(pa, &sa, pb, &sb, t_max, target, tolerance) {
             Err(_) => prop_assert!(!valid, "{name}: valid input rejected"),
             Ok(o) => {
@@ -226,8 +287,12 @@ fn check_toi(pa: &ShapeProxy, pb: &ShapeProxy, sa: Sweep, sb: Sweep, t_max: f32,
 fn check_circles(c: Vec<Vec2>, r: Vec<f32>, t_max: f32, target: f32) -> Result<(), TestCaseError> {
     let a = MovingCircle { center1: c[0], center2: c[1], radius: r[0] };
     let b = MovingCircle { center1: c[2], center2: c[3], radius: r[1] };
-    let valid = c.iter().all(|v| v.is_finite()) && r.iter().all(|x| x.is_finite() && *x >= 0.0)
-        && t_max.is_finite() && (0.0..=1.0).contains(&t_max) && target.is_finite() && target > -(r[0] + r[1]);
+    let valid = c.iter().all(|v| v.is_finite())
+        && r.iter().all(|x| x.is_finite() && *x >= 0.0)
+        && t_max.is_finite()
+        && (0.0..=1.0).contains(&t_max)
+        && target.is_finite()
+        && target > -(r[0] + r[1]);
     match circle_time_of_impact(&a, &b, t_max, target) {
         Err(_) => prop_assert!(!valid, "valid input rejected"),
         Ok(o) => {
@@ -379,7 +444,9 @@ proptest! {
 /// above assert).
 #[test]
 fn behavior_table() {
-    let square = ShapeProxy::new(&[Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0)], 0.0).unwrap();
+    let square =
+        ShapeProxy::new(&[Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0)], 0.0)
+            .unwrap();
     let huge = ShapeProxy::new(&[Vec2::new(-1.0e30, -1.0e30), Vec2::new(1.0e30, -1.0e30), Vec2::new(0.0, 1.0e30)], 0.0);
     let point = ShapeProxy::new(&[Vec2::ZERO], 0.0).unwrap();
     let seg0 = ShapeProxy::new(&[Vec2::ONE, Vec2::ONE], 0.0).unwrap();
@@ -394,7 +461,10 @@ fn behavior_table() {
         let i = DistanceInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb };
         let d = shape_distance(&i, &mut SimplexCache::default());
         let p = penetration(&i);
-        println!("{name}: shape_distance -> distance {} normal {:?} points {:?} {:?}; penetration -> {p:?}", d.distance, d.normal, d.point_a, d.point_b);
+        println!(
+            "{name}: shape_distance -> distance {} normal {:?} points {:?} {:?}; penetration -> {p:?}",
+            d.distance, d.normal, d.point_a, d.point_b
+        );
     };
     let id = Transform::IDENTITY;
     let nan = Transform { p: Vec2::new(f32::NAN, 0.0), q: Rot::IDENTITY };
@@ -412,10 +482,23 @@ fn behavior_table() {
     show_d("point on point", &point, id, &point, id);
     show_d("zero-length segment vs point", &seg0, id, &point, Transform::new(Vec2::new(1.0, 1.0), 0.0));
     println!("segment_distance(NaN) -> {:?}", segment_distance(Vec2::NAN, Vec2::ONE, Vec2::ZERO, Vec2::X));
-    println!("segment_distance(1e30) -> {:?}", segment_distance(Vec2::splat(-1.0e30), Vec2::splat(1.0e30), Vec2::new(1.0e30, -1.0e30), Vec2::new(-1.0e30, 1.0e30)));
+    println!(
+        "segment_distance(1e30) -> {:?}",
+        segment_distance(
+            Vec2::splat(-1.0e30),
+            Vec2::splat(1.0e30),
+            Vec2::new(1.0e30, -1.0e30),
+            Vec2::new(-1.0e30, 1.0e30)
+        )
+    );
     let b = make_box(1.0, 1.0).unwrap();
     println!("polygon_sat(NaN transform) -> {:?}", polygon_sat(&b, id, &b, nan));
-    println!("make_box(NaN) -> {:?}, make_box(0) -> {:?}, make_box(1e30) -> {:?}", make_box(f32::NAN, 1.0).map(|_| "Ok"), make_box(0.0, 1.0).map(|_| "Ok"), make_box(1.0e30, 1.0).map(|_| "Ok"));
+    println!(
+        "make_box(NaN) -> {:?}, make_box(0) -> {:?}, make_box(1e30) -> {:?}",
+        make_box(f32::NAN, 1.0).map(|_| "Ok"),
+        make_box(0.0, 1.0).map(|_| "Ok"),
+        make_box(1.0e30, 1.0).map(|_| "Ok")
+    );
     if let Ok(p) = make_box(1.0e30, 1.0e30) {
         println!("polygon_sat(1e30 boxes) -> {:?}", polygon_sat(&p, id, &p, Transform::new(Vec2::new(1.0, 0.0), 0.5)));
     }
@@ -426,28 +509,58 @@ fn behavior_table() {
     t("time_of_impact(NaN sweep)", time_of_impact(&square, &s, &square, &nan_sweep, 1.0, 0.005, 0.00125));
     t("time_of_impact(t_max 2)", time_of_impact(&square, &s, &square, &s, 2.0, 0.005, 0.00125));
     t("time_of_impact(tolerance 0)", time_of_impact(&square, &s, &square, &s, 1.0, 0.005, 0.0));
-    let far_sweep = Sweep { local_center: Vec2::ZERO, c1: Vec2::new(1.0e30, 0.0), c2: Vec2::new(-1.0e30, 0.0), a1: 0.0, a2: 1.0e30 };
+    let far_sweep = Sweep {
+        local_center: Vec2::ZERO,
+        c1: Vec2::new(1.0e30, 0.0),
+        c2: Vec2::new(-1.0e30, 0.0),
+        a1: 0.0,
+        a2: 1.0e30,
+    };
     t("time_of_impact(1e30 sweep)", time_of_impact(&square, &s, &square, &far_sweep, 1.0, 0.005, 0.00125));
-    t("conservative_advancement(1e30 sweep)", conservative_advancement(&square, &s, &square, &far_sweep, 1.0, 0.005, 0.00125));
+    t(
+        "conservative_advancement(1e30 sweep)",
+        conservative_advancement(&square, &s, &square, &far_sweep, 1.0, 0.005, 0.00125),
+    );
     if let Ok(h) = &huge {
-        t("time_of_impact(1e30 triangles)", time_of_impact(h, &s, h, &Sweep { c1: Vec2::new(5.0, 0.0), ..s }, 1.0, 0.005, 0.00125));
+        t(
+            "time_of_impact(1e30 triangles)",
+            time_of_impact(h, &s, h, &Sweep { c1: Vec2::new(5.0, 0.0), ..s }, 1.0, 0.005, 0.00125),
+        );
     }
     let c = MovingCircle { center1: Vec2::ZERO, center2: Vec2::ZERO, radius: 1.0 };
     let cf = MovingCircle { center1: Vec2::new(1.0e30, 0.0), center2: Vec2::new(-1.0e30, 0.0), radius: 1.0 };
     t("circle_time_of_impact(1e30 motion)", circle_time_of_impact(&c, &cf, 1.0, 0.0));
-    t("circle_time_of_impact(f32::MAX radius)", circle_time_of_impact(&MovingCircle { radius: f32::MAX, ..c }, &cf, 1.0, 0.0));
+    t(
+        "circle_time_of_impact(f32::MAX radius)",
+        circle_time_of_impact(&MovingCircle { radius: f32::MAX, ..c }, &cf, 1.0, 0.0),
+    );
     let a = Aabb::new(Vec2::ZERO, Vec2::ONE);
     println!("aabb_time_of_impact(NaN) -> {:?}", aabb_time_of_impact(&a, Vec2::NAN, &a, Vec2::ZERO));
-    println!("aabb_time_of_impact(1e30 vs f32::MAX) -> {:?}", aabb_time_of_impact(&a, Vec2::new(f32::MAX, 0.0), &Aabb::new(Vec2::new(1.0e30, 0.0), Vec2::new(f32::MAX, 1.0)), Vec2::new(-f32::MAX, 0.0)));
+    println!(
+        "aabb_time_of_impact(1e30 vs f32::MAX) -> {:?}",
+        aabb_time_of_impact(
+            &a,
+            Vec2::new(f32::MAX, 0.0),
+            &Aabb::new(Vec2::new(1.0e30, 0.0), Vec2::new(f32::MAX, 1.0)),
+            Vec2::new(-f32::MAX, 0.0)
+        )
+    );
     println!("Aabb::ray_cast(NaN) -> {:?}", a.ray_cast(Vec2::NAN, Vec2::X, 1.0));
     println!("Aabb::ray_cast(max_fraction -1) -> {:?}", a.ray_cast(Vec2::new(0.5, 0.5), Vec2::X, -1.0));
     println!("Aabb::ray_cast(huge) -> {:?}", a.ray_cast(Vec2::new(-f32::MAX, 0.5), Vec2::new(f32::MAX, 0.0), 1.0));
     println!("Aabb::ray_cast(inside, max_fraction -1) -> {:?}", a.ray_cast(Vec2::new(0.5, 0.5), Vec2::X, -1.0));
-    println!("make_offset_box(angle 1e15) -> {:?}", make_offset_box(1.0, 1.0, Vec2::ZERO, 1.0e15).map(|p| p.vertices().to_vec()));
+    println!(
+        "make_offset_box(angle 1e15) -> {:?}",
+        make_offset_box(1.0, 1.0, Vec2::ZERO, 1.0e15).map(|p| p.vertices().to_vec())
+    );
     println!("Transform::new(angle 1e15) -> {:?}", Transform::new(Vec2::ZERO, 1.0e15));
-    let spin = Sweep { local_center: Vec2::ZERO, c1: Vec2::new(3.0, 0.0), c2: Vec2::new(3.0, 0.0), a1: 1.0e30, a2: 0.0 };
+    let spin =
+        Sweep { local_center: Vec2::ZERO, c1: Vec2::new(3.0, 0.0), c2: Vec2::new(3.0, 0.0), a1: 1.0e30, a2: 0.0 };
     t("time_of_impact(sweep a1 = 1e30)", time_of_impact(&square, &s, &square, &spin, 1.0, 0.005, 0.00125));
-    t("conservative_advancement(sweep a1 = 1e30)", conservative_advancement(&square, &s, &square, &spin, 1.0, 0.005, 0.00125));
+    t(
+        "conservative_advancement(sweep a1 = 1e30)",
+        conservative_advancement(&square, &s, &square, &spin, 1.0, 0.005, 0.00125),
+    );
 }
 
 /// Documented: a ray cast's fraction lies in [0, max_fraction]; a ray starting inside hits

@@ -44,7 +44,13 @@ struct Stats {
     worst_failed_depth: f64,
 }
 
-fn check_penetration(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transform, st: &mut Stats) -> Result<(), String> {
+fn check_penetration(
+    pa: &ShapeProxy,
+    xa: Transform,
+    pb: &ShapeProxy,
+    xb: Transform,
+    st: &mut Stats,
+) -> Result<(), String> {
     let (ra, rb) = (RefShape::from_proxy(pa), RefShape::from_proxy(pb));
     let (ca, cb) = (ra.placed(&Pose::from_f32(xa)), rb.placed(&Pose::from_f32(xb)));
     let r = sd_placed(&ca, ra.radius, &cb, rb.radius);
@@ -95,12 +101,14 @@ fn check_penetration(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transf
                     }
                 }
                 vals.sort_by(|a, b| a.total_cmp(b));
-                if vals.len() >= 2 && vals[1] - vals[0] > 1e-3 && (vals[0] + r.sd + ra.radius + rb.radius).abs() < 1e-12 {
+                if vals.len() >= 2 && vals[1] - vals[0] > 1e-3 && (vals[0] + r.sd + ra.radius + rb.radius).abs() < 1e-12
+                {
                     angle_unique = (n - r.normal).len();
                 }
             }
             let (qa, qb) = (D2::from_f32(p.point_a), D2::from_f32(p.point_b));
-            let ep = ((qa - qb) - n * depth).len().max(on_surface(&ca, ra.radius, qa)).max(on_surface(&cb, rb.radius, qb));
+            let ep =
+                ((qa - qb) - n * depth).len().max(on_surface(&ca, ra.radius, qa)).max(on_surface(&cb, rb.radius, qb));
             if e <= EPS && en <= EPS && ep <= EPS {
                 // Accuracy of the answers that pass (failures are listed separately).
                 st.worst_depth = st.worst_depth.max(e);
@@ -147,7 +155,9 @@ fn penetration_matches_reference_depth_and_normal() {
         let (xa, _) = pose_pair(a_pos, uni(&mut rng, -PI, PI));
         let (xb, _) = pose_pair(a_pos + unit_dir(&mut rng) * uni(&mut rng, 0.0, 1.0), uni(&mut rng, -PI, PI));
         if let Err(e) = check_penetration(&pa, xa, &pb, xb, &mut st) {
-            *by_kind.entry((ka, kb, e.split(':').next().unwrap_or("").chars().take(40).collect::<String>())).or_insert(0) += 1;
+            *by_kind
+                .entry((ka, kb, e.split(':').next().unwrap_or("").chars().take(40).collect::<String>()))
+                .or_insert(0) += 1;
             if failures.is_empty() {
                 println!("first failure: {}", report(&pa, xa, &pb, xb, &e));
             }
@@ -185,7 +195,14 @@ fn penetration_hand_cases() {
             Transform::new(Vec2::new(1.5, 0.0), 0.0),
             0.5,
         ),
-        ("box inside box, off center", b, id, proxy(&rect_points(0.25, 0.25), 0.0), Transform::new(Vec2::new(0.6, -0.1), 0.3), 0.0),
+        (
+            "box inside box, off center",
+            b,
+            id,
+            proxy(&rect_points(0.25, 0.25), 0.0),
+            Transform::new(Vec2::new(0.6, -0.1), 0.3),
+            0.0,
+        ),
     ];
     for (name, pa, xa, pb, xb, depth) in cases {
         check_penetration(&pa, xa, &pb, xb, &mut st).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -196,8 +213,24 @@ fn penetration_hand_cases() {
     }
     // Touching is not overlapping; collinear overlapping segments have no depth.
     let s = proxy(&[Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)], 0.0);
-    assert!(penetration(&DistanceInput { proxy_a: &b, transform_a: id, proxy_b: &b, transform_b: Transform::new(Vec2::new(2.0, 0.5), 0.0) }).is_none());
-    assert!(penetration(&DistanceInput { proxy_a: &s, transform_a: id, proxy_b: &s, transform_b: Transform::new(Vec2::new(0.5, 0.0), 0.0) }).is_none());
+    assert!(
+        penetration(&DistanceInput {
+            proxy_a: &b,
+            transform_a: id,
+            proxy_b: &b,
+            transform_b: Transform::new(Vec2::new(2.0, 0.5), 0.0)
+        })
+        .is_none()
+    );
+    assert!(
+        penetration(&DistanceInput {
+            proxy_a: &s,
+            transform_a: id,
+            proxy_b: &s,
+            transform_b: Transform::new(Vec2::new(0.5, 0.0), 0.0)
+        })
+        .is_none()
+    );
 }
 
 // ---------------------------------------------------------------------------------------

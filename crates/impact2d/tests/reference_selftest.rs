@@ -211,9 +211,9 @@ fn reference_agrees_with_sampling_and_translation() {
     let mut checked = (0, 0);
     for _ in 0..1000 {
         let size = uni(&mut rng, 0.2, 1.0);
-    let (pa, _) = random_shape(&mut rng, size);
+        let (pa, _) = random_shape(&mut rng, size);
         let size = uni(&mut rng, 0.2, 1.0);
-    let (pb, _) = random_shape(&mut rng, size);
+        let (pb, _) = random_shape(&mut rng, size);
         let (a, b) = (RefShape::from_proxy(&pa), RefShape::from_proxy(&pb));
         let xa = Pose::new(d2(0.0, 0.0), uni(&mut rng, -PI, PI));
         let xb = Pose::new(unit_dir(&mut rng) * uni(&mut rng, 0.0, 1.5), uni(&mut rng, -PI, PI));
@@ -240,9 +240,7 @@ fn reference_agrees_with_sampling_and_translation() {
                     best = best.min(p.dist(*q));
                 }
             }
-            let spacing = |h: &Placed| {
-                (0..h.n).map(|i| h.v[i].dist(h.v[(i + 1) % h.n]) / 150.0).fold(0.0, f64::max)
-            };
+            let spacing = |h: &Placed| (0..h.n).map(|i| h.v[i].dist(h.v[(i + 1) % h.n]) / 150.0).fold(0.0, f64::max);
             let slack = spacing(&ca) + spacing(&cb);
             assert!(core.sd <= best + 1e-12 && best <= core.sd + slack, "exact {} sampled {best}", core.sd);
             assert!((core.pb - core.pa).len() - core.sd < 1e-12);

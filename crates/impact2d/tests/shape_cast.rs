@@ -278,7 +278,13 @@ fn shape_cast_hand_cases() {
         // A box turned 45° whose corner slides 2 mm above the ground's top corner (band top 1.25 mm).
         (
             "corner over corner",
-            mk(b, Vec2::new(-8.0, 0.5 + 0.002 + 0.25 * std::f32::consts::SQRT_2), std::f32::consts::FRAC_PI_4, Vec2::new(16.0, 0.0), 0.0),
+            mk(
+                b,
+                Vec2::new(-8.0, 0.5 + 0.002 + 0.25 * std::f32::consts::SQRT_2),
+                std::f32::consts::FRAC_PI_4,
+                Vec2::new(16.0, 0.0),
+                0.0,
+            ),
             None,
         ),
     ];

@@ -204,7 +204,10 @@ fn classify(case: &ToiCase, rf: &RefFacts, out: Result<ToiOutput, QueryError>, s
             st.worst_hit_excess = if st.hits == 1 { excess } else { st.worst_hit_excess.max(excess) };
             if excess > EPS {
                 st.out_of_band += 1;
-                return Some(format!("out-of-band hit: gap {gap:e} at t = {t}, band [{:e}, {:e}]: {out:?}", rf.lo, rf.hi));
+                return Some(format!(
+                    "out-of-band hit: gap {gap:e} at t = {t}, band [{:e}, {:e}]: {out:?}",
+                    rf.lo, rf.hi
+                ));
             }
             if let Some(v) = lateness(st) {
                 return Some(v);
@@ -321,7 +324,13 @@ fn finish(r: FamilyResult) {
     for v in r.violations.iter().take(3) {
         println!("VIOLATION {v}");
     }
-    assert!(r.violations.is_empty(), "{} violations; first:\n{}\n{}", r.violations.len(), r.violations[0], r.lines.join("\n"));
+    assert!(
+        r.violations.is_empty(),
+        "{} violations; first:\n{}\n{}",
+        r.violations.len(),
+        r.violations[0],
+        r.lines.join("\n")
+    );
 }
 
 const N: usize = 10_000;
@@ -382,7 +391,11 @@ fn family_vii_off_center_random_parameters() {
         .map(|_| {
             let raw = family_off_center(&mut rng);
             // Half of them shifted to pass near the band (about target − 6 mm to + 3 mm).
-            let raw = if rng.random_bool(0.5) { graze(raw, (TARGET - TOL) as f64 + uni(&mut rng, -0.006, 0.003)) } else { raw };
+            let raw = if rng.random_bool(0.5) {
+                graze(raw, (TARGET - TOL) as f64 + uni(&mut rng, -0.006, 0.003))
+            } else {
+                raw
+            };
             let mut c = direct(raw);
             if rng.random_bool(0.7) {
                 c.t_max = uni(&mut rng, 0.05, 1.0) as f32;
@@ -482,7 +495,14 @@ fn circle_toi_matches_exact_root() {
         // The least gap over [0, t_max] (convex function of t: closed form).
         let t_min = if v.len2() > 0.0 { (-p0.dot(v) / v.len2()).clamp(0.0, t_max as f64) } else { 0.0 };
         let min_gap = gap(t_min).min(gap(0.0)).min(gap(t_max as f64));
-        let msg = |what: &str| format!("{what}: {out:?}; |v| = {:.3} m, exact root {root:?}, gap at 0 {:e}, least gap {min_gap:e}, gap at the answer {:e}\nlet a = {a:?};\nlet b = {b:?};\n// t_max {t_max:?} target {target:?}", v.len(), gap(0.0), gap(out.t as f64));
+        let msg = |what: &str| {
+            format!(
+                "{what}: {out:?}; |v| = {:.3} m, exact root {root:?}, gap at 0 {:e}, least gap {min_gap:e}, gap at the answer {:e}\nlet a = {a:?};\nlet b = {b:?};\n// t_max {t_max:?} target {target:?}",
+                v.len(),
+                gap(0.0),
+                gap(out.t as f64)
+            )
+        };
         match out.state {
             ToiState::Overlapped => {
                 overlapped += 1;

@@ -137,7 +137,17 @@ impl ToiCase {
             sb: RefSweep::from_f32(&sweep_b),
         };
         let origin = D2::default();
-        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, target: TOI_TARGET, tolerance: TOI_TOLERANCE, origin, motion }
+        ToiCase {
+            proxy_a,
+            sweep_a,
+            proxy_b,
+            sweep_b,
+            t_max: 1.0,
+            target: TOI_TARGET,
+            tolerance: TOI_TOLERANCE,
+            origin,
+            motion,
+        }
     }
 
     /// The case moved by `offset` in f64, then rebased on A's c1 in f64 and rounded to f32
@@ -148,7 +158,17 @@ impl ToiCase {
         let origin = wa.c1;
         let (sweep_a, sweep_b) = (wa.rebased(origin).to_f32(), wb.rebased(origin).to_f32());
         let motion = Motion { a: RefShape::from_proxy(&proxy_a), sa: wa, b: RefShape::from_proxy(&proxy_b), sb: wb };
-        ToiCase { proxy_a, sweep_a, proxy_b, sweep_b, t_max: 1.0, target: TOI_TARGET, tolerance: TOI_TOLERANCE, origin, motion }
+        ToiCase {
+            proxy_a,
+            sweep_a,
+            proxy_b,
+            sweep_b,
+            t_max: 1.0,
+            target: TOI_TARGET,
+            tolerance: TOI_TOLERANCE,
+            origin,
+            motion,
+        }
     }
 
     /// The least thickness of the two shapes (meters).
@@ -290,7 +310,11 @@ pub fn family_bullet(rng: &mut Rng) -> Raw {
     let c1 = cross - dir * (speed * uni(rng, 0.02, 0.98));
     let spin = uni(rng, -3.0, 3.0);
     let bullet_sweep = RefSweep { lc: d2(0.0, 0.0), c1, c2: c1 + dir * speed, a1: 0.0, a2: spin };
-    if rng.random_bool(0.5) { (wall, wall_sweep, bullet, bullet_sweep) } else { (bullet, bullet_sweep, wall, wall_sweep) }
+    if rng.random_bool(0.5) {
+        (wall, wall_sweep, bullet, bullet_sweep)
+    } else {
+        (bullet, bullet_sweep, wall, wall_sweep)
+    }
 }
 
 /// Family (iv): Catto's worst case: a triangle turning about one vertex that hovers 0–3 mm

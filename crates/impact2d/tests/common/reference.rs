@@ -371,7 +371,13 @@ pub fn core_sd(a: &Placed, b: &Placed) -> CoreSd {
             }
         }
         if best.0 > 0.0 {
-            return CoreSd { sd: best.0, normal: (best.2 - best.1).normalized(), pa: best.1, pb: best.2, overlap: false };
+            return CoreSd {
+                sd: best.0,
+                normal: (best.2 - best.1).normalized(),
+                pa: best.1,
+                pb: best.2,
+                overlap: false,
+            };
         }
     }
     let (depth, m) = core_depth(a, b);
