@@ -69,7 +69,8 @@ fn distance_set(seed: u64, make: impl Fn(&mut ChaCha8Rng) -> (ShapeProxy, ShapeP
             shape_distance(
                 &DistanceInput { proxy_a: &a, transform_a: xa, proxy_b: &b, transform_b: before },
                 &mut warm,
-            );
+            )
+            .unwrap();
             Pair { a, xa, b, xb: Transform::new(pb, ab), warm }
         })
         .collect()
@@ -95,7 +96,7 @@ fn bench_distance(c: &mut Criterion) {
                 let mut sum = 0.0;
                 for p in set {
                     let input = DistanceInput { proxy_a: &p.a, transform_a: p.xa, proxy_b: &p.b, transform_b: p.xb };
-                    sum += shape_distance(black_box(&input), &mut SimplexCache::default()).distance;
+                    sum += shape_distance(black_box(&input), &mut SimplexCache::default()).unwrap().distance;
                 }
                 sum
             })
@@ -106,7 +107,7 @@ fn bench_distance(c: &mut Criterion) {
                 for p in set {
                     let input = DistanceInput { proxy_a: &p.a, transform_a: p.xa, proxy_b: &p.b, transform_b: p.xb };
                     let mut cache = p.warm;
-                    sum += shape_distance(black_box(&input), &mut cache).distance;
+                    sum += shape_distance(black_box(&input), &mut cache).unwrap().distance;
                 }
                 sum
             })
@@ -115,8 +116,8 @@ fn bench_distance(c: &mut Criterion) {
             let input = DistanceInput { proxy_a: &p.a, transform_a: p.xa, proxy_b: &p.b, transform_b: p.xb };
             let mut cache = p.warm;
             (
-                c + shape_distance(&input, &mut SimplexCache::default()).iterations,
-                w + shape_distance(&input, &mut cache).iterations,
+                c + shape_distance(&input, &mut SimplexCache::default()).unwrap().iterations,
+                w + shape_distance(&input, &mut cache).unwrap().iterations,
             )
         });
         eprintln!(
@@ -223,7 +224,8 @@ fn box_pairs() -> Vec<Toi> {
             proxy_b: &b,
             transform_b: sb.transform_at(0.0),
         };
-        let apart = shape_distance(&start, &mut SimplexCache::default()).distance > impact2d::settings::LINEAR_SLOP;
+        let apart =
+            shape_distance(&start, &mut SimplexCache::default()).unwrap().distance > impact2d::settings::LINEAR_SLOP;
         if apart && swept_aabb(&a, &sa).overlaps(&swept_aabb(&b, &sb)) {
             set.push(Toi { a, sa, b, sb });
         }

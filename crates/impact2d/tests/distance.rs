@@ -26,7 +26,7 @@ const SHORT: f64 = 1.0e-6;
 const NEAR: f64 = 0.1;
 
 fn dist(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transform, cache: &mut SimplexCache) -> DistanceOutput {
-    shape_distance(&DistanceInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb }, cache)
+    shape_distance(&DistanceInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb }, cache).unwrap()
 }
 
 #[derive(Default, Debug)]
@@ -316,7 +316,7 @@ fn segment_distance_matches_reference() {
             }
         };
         let (f1, f2, f3, f4) = (p1.to_f32(), q1.to_f32(), p2.to_f32(), q2.to_f32());
-        let r = segment_distance(f1, f2, f3, f4);
+        let r = segment_distance(f1, f2, f3, f4).unwrap();
         let (w1, w2, w3, w4) = (D2::from_f32(f1), D2::from_f32(f2), D2::from_f32(f3), D2::from_f32(f4));
         let (exact, _, _) = segment_segment(w1, w2, w3, w4);
         let d = (r.distance_squared as f64).sqrt();

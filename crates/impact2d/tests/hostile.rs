@@ -3,12 +3,10 @@
 //! coincident shapes, and t_max / target / tolerance out of range.
 //!
 //! The contract checked (from the library's docs: "Queries check their numeric parameters
-//! and never return NaN"): no panic, and no NaN or infinity in any output field. Queries
-//! with a `Result` must return `Err` for invalid input (NaN, infinite, out of range);
-//! queries without one (`shape_distance`, `segment_distance`, `penetration`, `polygon_sat`,
-//! `Aabb::ray_cast`) cannot report it, so for them non-finite input is fed separately and
-//! the outcome is printed by `behavior_table` (the `..._non_finite_...` properties assert
-//! the same contract and are expected to expose those APIs).
+//! and never return NaN"): no panic; `Err` exactly for invalid input (NaN, infinite,
+//! beyond `settings::MAX_COORDINATE`, a non-unit rotation, a parameter out of range); and
+//! for valid input, no NaN in any output field. `Aabb::ray_cast` has no error path: it
+//! misses on invalid input. `behavior_table` prints what each API does with each kind.
 
 mod common;
 
@@ -99,7 +97,7 @@ type ToiFn = fn(&ShapeProxy, &Sweep, &ShapeProxy, &Sweep, f32, f32, f32) -> Resu
 fn config() -> ProptestConfig {
     ProptestConfig {
         cases: 3000,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x4057_11e),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x0405_711e),
         failure_persistence: None,
         ..ProptestConfig::default()
     }
@@ -111,35 +109,59 @@ fn all_finite(xs: &[f32]) -> bool {
     xs.iter().all(|x| !x.is_nan())
 }
 
-fn xf_finite(x: &Transform) -> bool {
-    [x.p.x, x.p.y, x.q.c, x.q.s].iter().all(|v| v.is_finite())
+/// A point the library accepts: finite and within `MAX_COORDINATE` of the origin.
+fn point_valid(v: Vec2) -> bool {
+    v.is_finite() && v.abs().max_element() <= settings::MAX_COORDINATE
 }
 
-fn sweep_finite(s: &Sweep) -> bool {
-    s.is_finite()
+/// A transform the queries accept: a valid position and a unit rotation.
+fn xf_valid(x: &Transform) -> bool {
+    point_valid(x.p) && x.q.c.is_finite() && x.q.s.is_finite() && (x.q.c * x.q.c + x.q.s * x.q.s - 1.0).abs() <= 1e-4
+}
+
+/// A sweep the time of impact accepts: finite angles, valid positions.
+fn sweep_valid(s: &Sweep) -> bool {
+    s.is_finite() && [s.local_center, s.c1, s.c2].into_iter().all(point_valid)
 }
 
 fn check_distance(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transform) -> Result<(), TestCaseError> {
     let input = DistanceInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb };
+    let valid = xf_valid(&xa) && xf_valid(&xb);
     let mut cache = SimplexCache::default();
-    let o = shape_distance(&input, &mut cache);
-    prop_assert!(
-        all_finite(&[o.point_a.x, o.point_a.y, o.point_b.x, o.point_b.y, o.normal.x, o.normal.y, o.distance]),
-        "shape_distance: {o:?}"
-    );
-    prop_assert!(o.distance >= 0.0);
-    // Warm start from the cache it left.
-    let o = shape_distance(&input, &mut cache);
-    prop_assert!(
-        all_finite(&[o.point_a.x, o.point_a.y, o.point_b.x, o.point_b.y, o.normal.x, o.normal.y, o.distance]),
-        "warm: {o:?}"
-    );
-    if let Some(p) = penetration(&input) {
-        prop_assert!(
-            all_finite(&[p.depth, p.normal.x, p.normal.y, p.point_a.x, p.point_a.y, p.point_b.x, p.point_b.y]),
-            "penetration: {p:?}"
-        );
-        prop_assert!(p.depth > 0.0);
+    // Twice: cold, then warm-started from the cache the first call left.
+    for pass in ["cold", "warm"] {
+        match shape_distance(&input, &mut cache) {
+            Err(_) => prop_assert!(!valid, "{pass}: valid transforms rejected"),
+            Ok(o) => {
+                prop_assert!(valid, "{pass}: invalid transforms accepted: {o:?}");
+                prop_assert!(
+                    all_finite(&[
+                        o.point_a.x,
+                        o.point_a.y,
+                        o.point_b.x,
+                        o.point_b.y,
+                        o.normal.x,
+                        o.normal.y,
+                        o.distance
+                    ]),
+                    "{pass}: {o:?}"
+                );
+                prop_assert!(o.distance >= 0.0);
+            }
+        }
+    }
+    match penetration(&input) {
+        Err(_) => prop_assert!(!valid, "penetration: valid transforms rejected"),
+        Ok(p) => {
+            prop_assert!(valid, "penetration: invalid transforms accepted");
+            if let Some(p) = p {
+                prop_assert!(
+                    all_finite(&[p.depth, p.normal.x, p.normal.y, p.point_a.x, p.point_a.y, p.point_b.x, p.point_b.y]),
+                    "penetration: {p:?}"
+                );
+                prop_assert!(p.depth > 0.0);
+            }
+        }
     }
     Ok(())
 }
@@ -163,7 +185,8 @@ fn toi_valid_params(t_max: f32, target: f32, tolerance: f32, pa: &ShapeProxy, pb
 // f32::MAX), which the constructors and validators accept today.
 
 fn check_proxy(points: Vec<Vec2>, r: f32) -> Result<(), TestCaseError> {
-    let ok_input = points.iter().all(|p| p.is_finite()) && r.is_finite() && r >= 0.0;
+    let ok_input =
+        points.iter().all(|p| point_valid(*p)) && r.is_finite() && (0.0..=settings::MAX_COORDINATE).contains(&r);
     match ShapeProxy::new(&points, r) {
         Ok(p) => {
             prop_assert!(ok_input, "accepted {points:?} {r}");
@@ -182,7 +205,15 @@ fn check_segments(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2, dup: u8) -> Result<(),
         2 => (p1, p1),
         _ => (q1, p2),
     };
-    let r = segment_distance(p1, q1, p2, q2);
+    let valid = [p1, q1, p2, q2].into_iter().all(point_valid);
+    let r = match segment_distance(p1, q1, p2, q2) {
+        Err(_) => {
+            prop_assert!(!valid, "valid points rejected");
+            return Ok(());
+        }
+        Ok(r) => r,
+    };
+    prop_assert!(valid, "invalid points accepted: {r:?}");
     prop_assert!(
         all_finite(&[
             r.closest1.x,
@@ -201,24 +232,25 @@ fn check_segments(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2, dup: u8) -> Result<(),
 }
 
 fn check_sat(hw: f32, hh: f32, r: f32, c: Vec2, a: f32, xa: Transform, xb: Transform) -> Result<(), TestCaseError> {
-    let Ok(p) = make_offset_rounded_box(hw, hh, c, a, r) else {
-        prop_assert!(
-            !(hw.is_finite()
-                && hh.is_finite()
-                && hw > 0.0
-                && hh > 0.0
-                && r.is_finite()
-                && r >= 0.0
-                && c.is_finite()
-                && a.is_finite()),
-            "valid box rejected"
-        );
-        return Ok(());
+    let p = match make_offset_rounded_box(hw, hh, c, a, r) {
+        Ok(p) => p,
+        Err(e) => {
+            // Rejected: bad numbers, or a box too large or too thin to be a polygon in f32.
+            let plain = hw.is_finite() && hh.is_finite() && hw > 0.0 && hh > 0.0 && r.is_finite() && r >= 0.0;
+            let plain = plain && c.is_finite() && a.is_finite();
+            let sized = matches!(e, GeometryError::TooLarge { .. } | GeometryError::Collinear);
+            prop_assert!(!plain || sized, "valid box rejected: {e}");
+            return Ok(());
+        }
     };
     prop_assert!(p.vertices().iter().chain(p.normals()).all(|v| !v.is_nan()), "box constructor made NaN: {p:?}");
     let b = make_box(1.0, 0.5).unwrap();
+    let valid = xf_valid(&xa) && xf_valid(&xb);
     for q in [polygon_sat(&p, xa, &b, xb), polygon_sat(&b, xb, &p, xa), polygon_sat(&p, xa, &p, xa)] {
-        prop_assert!(all_finite(&[q.separation, q.normal.x, q.normal.y]), "{q:?} for {p:?}");
+        match q {
+            Err(_) => prop_assert!(!valid, "valid transforms rejected"),
+            Ok(q) => prop_assert!(all_finite(&[q.separation, q.normal.x, q.normal.y]), "{q:?} for {p:?}"),
+        }
     }
     Ok(())
 }
@@ -245,7 +277,7 @@ fn check_cast(
         tolerance,
     };
     let valid =
-        xf_finite(&xa) && xf_finite(&xb) && tr.is_finite() && toi_valid_params(max_fraction, target, tolerance, pa, pb);
+        xf_valid(&xa) && xf_valid(&xb) && point_valid(tr) && toi_valid_params(max_fraction, target, tolerance, pa, pb);
     match shape_cast(&input) {
         Err(_) => prop_assert!(!valid, "valid input rejected"),
         Ok(out) => {
@@ -269,7 +301,7 @@ fn check_toi(
     target: f32,
     tolerance: f32,
 ) -> Result<(), TestCaseError> {
-    let valid = sweep_finite(&sa) && sweep_finite(&sb) && toi_valid_params(t_max, target, tolerance, pa, pb);
+    let valid = sweep_valid(&sa) && sweep_valid(&sb) && toi_valid_params(t_max, target, tolerance, pa, pb);
     for (name, f) in
         [("time_of_impact", time_of_impact as ToiFn), ("conservative_advancement", conservative_advancement as ToiFn)]
     {
@@ -287,8 +319,8 @@ fn check_toi(
 fn check_circles(c: Vec<Vec2>, r: Vec<f32>, t_max: f32, target: f32) -> Result<(), TestCaseError> {
     let a = MovingCircle { center1: c[0], center2: c[1], radius: r[0] };
     let b = MovingCircle { center1: c[2], center2: c[3], radius: r[1] };
-    let valid = c.iter().all(|v| v.is_finite())
-        && r.iter().all(|x| x.is_finite() && *x >= 0.0)
+    let valid = c.iter().all(|v| point_valid(*v))
+        && r.iter().all(|x| x.is_finite() && (0.0..=settings::MAX_COORDINATE).contains(x))
         && t_max.is_finite()
         && (0.0..=1.0).contains(&t_max)
         && target.is_finite()
@@ -381,7 +413,7 @@ proptest! {
 
     #[test]
     fn extreme_distance_with_non_finite_or_non_unit_transforms(pa in proxy(), pb in proxy(), xa in raw_transform(any_f32), xb in raw_transform(any_f32)) {
-        prop_assume!(!(xf_finite(&xa) && xf_finite(&xb)) || (xa.q.c * xa.q.c + xa.q.s * xa.q.s - 1.0).abs() > 1e-3);
+        prop_assume!(!(xf_valid(&xa) && xf_valid(&xb)));
         check_distance(&pa, xa, &pb, xb)?;
     }
 
@@ -461,10 +493,7 @@ fn behavior_table() {
         let i = DistanceInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb };
         let d = shape_distance(&i, &mut SimplexCache::default());
         let p = penetration(&i);
-        println!(
-            "{name}: shape_distance -> distance {} normal {:?} points {:?} {:?}; penetration -> {p:?}",
-            d.distance, d.normal, d.point_a, d.point_b
-        );
+        println!("{name}: shape_distance -> {d:?}; penetration -> {p:?}");
     };
     let id = Transform::IDENTITY;
     let nan = Transform { p: Vec2::new(f32::NAN, 0.0), q: Rot::IDENTITY };

@@ -54,7 +54,7 @@ fn check_penetration(
     let (ra, rb) = (RefShape::from_proxy(pa), RefShape::from_proxy(pb));
     let (ca, cb) = (ra.placed(&Pose::from_f32(xa)), rb.placed(&Pose::from_f32(xb)));
     let r = sd_placed(&ca, ra.radius, &cb, rb.radius);
-    let out = penetration(&DistanceInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb });
+    let out = penetration(&DistanceInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb }).unwrap();
     st.cases += 1;
     match out {
         None => {
@@ -206,7 +206,9 @@ fn penetration_hand_cases() {
     ];
     for (name, pa, xa, pb, xb, depth) in cases {
         check_penetration(&pa, xa, &pb, xb, &mut st).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let p = penetration(&DistanceInput { proxy_a: &pa, transform_a: xa, proxy_b: &pb, transform_b: xb }).unwrap();
+        let p = penetration(&DistanceInput { proxy_a: &pa, transform_a: xa, proxy_b: &pb, transform_b: xb })
+            .unwrap()
+            .unwrap();
         if depth > 0.0 {
             assert!((p.depth as f64 - depth).abs() < 1e-5, "{name}: {p:?}");
         }
@@ -220,6 +222,7 @@ fn penetration_hand_cases() {
             proxy_b: &b,
             transform_b: Transform::new(Vec2::new(2.0, 0.5), 0.0)
         })
+        .unwrap()
         .is_none()
     );
     assert!(
@@ -229,6 +232,7 @@ fn penetration_hand_cases() {
             proxy_b: &s,
             transform_b: Transform::new(Vec2::new(0.5, 0.0), 0.0)
         })
+        .unwrap()
         .is_none()
     );
 }
@@ -270,7 +274,7 @@ fn polygon_sat_matches_reference() {
         let pos_a = d2(uni(&mut rng, -1.0, 1.0), uni(&mut rng, -1.0, 1.0));
         let (xa, posa) = pose_pair(pos_a, uni(&mut rng, -PI, PI));
         let (xb, posb) = pose_pair(pos_a + unit_dir(&mut rng) * uni(&mut rng, 0.0, 3.0), uni(&mut rng, -PI, PI));
-        let q = polygon_sat(&a, xa, &b, xb);
+        let q = polygon_sat(&a, xa, &b, xb).unwrap();
         let (ra, rb) = (ref_polygon(&a), ref_polygon(&b));
         let (ca, cb) = (ra.placed(&posa), rb.placed(&posb));
         let r = sd_placed(&ca, ra.radius, &cb, rb.radius);
@@ -323,16 +327,16 @@ fn polygon_sat_matches_reference() {
 fn polygon_sat_hand_cases() {
     let a = make_box(1.0, 1.0).unwrap();
     let id = Transform::IDENTITY;
-    let q = polygon_sat(&a, id, &a, Transform::new(Vec2::new(0.2, 1.9), 0.0));
+    let q = polygon_sat(&a, id, &a, Transform::new(Vec2::new(0.2, 1.9), 0.0)).unwrap();
     assert!((q.separation + 0.1).abs() < 1e-6 && (q.normal - Vec2::Y).length() < 1e-6, "{q:?}");
-    let q = polygon_sat(&a, id, &a, Transform::new(Vec2::new(3.0, 0.0), 0.0));
+    let q = polygon_sat(&a, id, &a, Transform::new(Vec2::new(3.0, 0.0), 0.0)).unwrap();
     assert!((q.separation - 1.0).abs() < 1e-6 && (q.normal - Vec2::X).length() < 1e-6, "{q:?}");
     // Corner to corner: the SAT separation is a lower bound (1), the distance is √2.
-    let q = polygon_sat(&a, id, &a, Transform::new(Vec2::new(3.0, 3.0), 0.0));
+    let q = polygon_sat(&a, id, &a, Transform::new(Vec2::new(3.0, 3.0), 0.0)).unwrap();
     assert!((q.separation - 1.0).abs() < 1e-6, "{q:?}");
     // Rounded: radii subtract.
     let r = make_rounded_box(1.0, 1.0, 0.1).unwrap();
-    let q = polygon_sat(&r, id, &r, Transform::new(Vec2::new(0.0, 2.1), 0.0));
+    let q = polygon_sat(&r, id, &r, Transform::new(Vec2::new(0.0, 2.1), 0.0)).unwrap();
     assert!((q.separation + 0.1).abs() < 1e-6, "{q:?}");
 }
 
@@ -357,7 +361,7 @@ fn penetration_near_a_box_corner() {
         ("segment inside", segment, id, 0.458678),
     ];
     for (name, pb, xb, depth) in cases {
-        let p = penetration(&DistanceInput { proxy_a: &big, transform_a: id, proxy_b: &pb, transform_b: xb });
+        let p = penetration(&DistanceInput { proxy_a: &big, transform_a: id, proxy_b: &pb, transform_b: xb }).unwrap();
         println!("{name}: {p:?}, expected depth {depth}");
         if let Err(e) = check_penetration(&big, id, &pb, xb, &mut st) {
             failures.push(format!("{name}: {e}"));

@@ -126,15 +126,13 @@ fn check(case: &CastCase, st: &mut Stats) -> Result<(), String> {
             }
             let c = r.first_below(lo - EPS, f);
             st.reference_capped += c.capped as usize;
-            if let Some(tc) = c.t {
-                if tc < f - EPS_T {
-                    st.late += 1;
-                    return Err(format!(
-                        "late hit at {f}: the gap is already {:e} (< {:e}) at fraction {tc}: {hit:?}",
-                        r.sd_at(tc),
-                        lo - EPS
-                    ));
-                }
+            if let Some(tc) = c.t.filter(|&tc| tc < f - EPS_T) {
+                st.late += 1;
+                return Err(format!(
+                    "late hit at {f}: the gap is already {:e} (< {:e}) at fraction {tc}: {hit:?}",
+                    r.sd_at(tc),
+                    lo - EPS
+                ));
             }
         }
         None => {

@@ -47,7 +47,9 @@ impl Polygon {
     fn from_vertices(vertices: [Vec2; MAX_POLYGON_VERTICES], count: usize, radius: f32) -> Polygon {
         let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
         for i in 0..count {
+            // Scaled to unit max component first, so tiny edges do not underflow.
             let edge = vertices[(i + 1) % count] - vertices[i];
+            let edge = edge / edge.abs().max_element();
             normals[i] = Vec2::new(edge.y, -edge.x).normalize();
         }
         Polygon { vertices, normals, count, radius, centroid: polygon_centroid(&vertices[..count]) }
@@ -145,9 +147,11 @@ pub fn make_offset_rounded_box(
         *v = xf.apply(c);
         check_point(*v, "box corner")?;
     }
-    // A box so thin that float spacing at its position flattens it is no polygon.
+    // A box so thin that float spacing at its position flattens it, or merges two of its
+    // corners, is no polygon.
     let area2 = (vertices[1] - vertices[0]).perp_dot(vertices[3] - vertices[0]);
-    if area2.is_nan() || area2 <= 0.0 {
+    let merged = (0..4).any(|i| vertices[i] == vertices[(i + 1) % 4]);
+    if merged || area2.is_nan() || area2 <= 0.0 {
         return Err(GeometryError::Collinear);
     }
     Ok(Polygon::from_vertices(vertices, 4, radius))
@@ -190,6 +194,14 @@ mod tests {
         assert!(matches!(make_offset_box(1.0, 1.0, Vec2::new(1e9, 0.0), 0.0), Err(GeometryError::Collinear)));
         assert!(matches!(make_offset_box(1e-30, 1.0, Vec2::new(1e6, 0.0), 0.0), Err(GeometryError::Collinear)));
         assert!(matches!(make_box(0.0, 1.0), Err(GeometryError::InvalidSize { .. })));
+    }
+
+    #[test]
+    fn tiny_boxes_have_unit_normals() {
+        for hw in [1e-30f32, 1e-45, 1e-3] {
+            let b = make_box(hw, 2.8).unwrap();
+            assert!(b.normals().iter().all(|n| (n.length() - 1.0).abs() < 1e-6), "{hw}: {b:?}");
+        }
     }
 
     #[test]

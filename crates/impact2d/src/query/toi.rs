@@ -14,7 +14,7 @@
 //! the step retried, so cost only grows where rotation could really hide a collision.
 
 use super::distance::{CoreDistance, DistanceInput, SimplexCache, world_core_distance};
-use super::error::QueryError;
+use super::error::{QueryError, check_vector};
 use super::motion_bound::{Certificate, MotionBound, PoseSet};
 use super::proxy::ShapeProxy;
 use super::root::find_root;
@@ -85,7 +85,8 @@ const MAX_TOTAL_ROOT_ITERATIONS: u32 = 1000;
 /// [`crate::settings::TOI_TOLERANCE`].
 ///
 /// Errors: [`QueryError::NonFinite`] for a non-finite sweep or parameter;
-/// [`QueryError::OutOfRange`] unless `0 <= t_max <= 1`, `tolerance > 0` and
+/// [`QueryError::OutOfRange`] for a sweep position beyond [`crate::settings::MAX_COORDINATE`],
+/// and unless `0 <= t_max <= 1`, `tolerance > 0` and
 /// `target + tolerance > -(radius_a + radius_b)` (the band must reach positive core
 /// distances).
 pub fn time_of_impact(
@@ -164,12 +165,8 @@ impl<'a> ToiQuery<'a> {
         target: f32,
         tolerance: f32,
     ) -> Result<ToiQuery<'a>, QueryError> {
-        if !sweep_a.is_finite() {
-            return Err(QueryError::NonFinite { what: "sweep_a" });
-        }
-        if !sweep_b.is_finite() {
-            return Err(QueryError::NonFinite { what: "sweep_b" });
-        }
+        check_sweep(sweep_a, "sweep_a")?;
+        check_sweep(sweep_b, "sweep_b")?;
         for (what, value) in [("t_max", t_max), ("target", target), ("tolerance", tolerance)] {
             if !value.is_finite() {
                 return Err(QueryError::NonFinite { what });
@@ -396,6 +393,18 @@ impl ToiOutput {
         self.t = t;
         self
     }
+}
+
+/// Checks a sweep: finite angles, and positions finite and within
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE) of the origin.
+fn check_sweep(sweep: &Sweep, what: &'static str) -> Result<(), QueryError> {
+    if !sweep.is_finite() {
+        return Err(QueryError::NonFinite { what });
+    }
+    for p in [sweep.local_center, sweep.c1, sweep.c2] {
+        check_vector(p, what)?;
+    }
+    Ok(())
 }
 
 /// The sweep with positions relative to `origin` and its angles shifted by whole turns to

@@ -204,7 +204,7 @@ impl Pose {
         v.rotate(self.c, self.s) + self.p
     }
     /// The f32 transform the library gets for this pose (cos and sin rounded from f64).
-    pub fn to_f32(&self) -> Transform {
+    pub fn to_f32(self) -> Transform {
         Transform { p: self.p.to_f32(), q: impact2d::Rot { c: self.c as f32, s: self.s as f32 } }
     }
     /// The pose of a library transform, widened exactly.
@@ -234,7 +234,7 @@ impl RefSweep {
             a2: s.a2 as f64,
         }
     }
-    pub fn to_f32(&self) -> Sweep {
+    pub fn to_f32(self) -> Sweep {
         Sweep {
             local_center: self.lc.to_f32(),
             c1: self.c1.to_f32(),
