@@ -15,9 +15,16 @@
 //! The floor is exact without rotation and tightens with the square of the interval, so
 //! halving an interval until it certifies ends quickly unless the shapes truly graze. A
 //! cheaper first test bounds each shape by a circle about its center of rotation.
+//!
+//! A world-fixed axis cannot follow a contact that turns with a body (a rod sliding over a
+//! corner while it spins), so the same floor is also taken in each turning body's own frame,
+//! along the separation axis fixed in that body. There the body's own points stand still and
+//! the other body's points curve by at most ω² D + 2 |ω| |v| + (Δω)² r: the frame's spin
+//! times the distance between the centers, the Coriolis term of the relative speed, and the
+//! relative spin times the point's radius.
 
 use super::proxy::ShapeProxy;
-use crate::math::{SweepEval, Transform, Vec2};
+use crate::math::{Rot, SweepEval, Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
 
 /// What the certificate needs of two moving proxies, computed once per query.
@@ -31,9 +38,21 @@ pub(crate) struct MotionBound<'a> {
     radius_b: [f32; MAX_POLYGON_VERTICES],
     /// The largest of each, the radius of a circle about the center holding the core.
     max_radius: f32,
-    /// Squared angular displacement over the whole sweep (rad²).
+    /// Angular displacement over the whole sweep (rad) and its square.
+    omega_a: f32,
+    omega_b: f32,
     omega_a_sq: f32,
     omega_b_sq: f32,
+    /// Speed of B's center relative to A's (meters per unit of normalized time).
+    relative_speed: f32,
+}
+
+/// The axes a certificate tries, each fixed in one frame: the world, A's body, B's body.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CertAxes {
+    world: [Vec2; 2],
+    in_a: [Vec2; 2],
+    in_b: [Vec2; 2],
 }
 
 /// The result of certifying an interval.
@@ -46,7 +65,7 @@ pub(crate) struct Certificate {
     pub reached: f32,
 }
 
-/// The core points at one time, relative to A's center of rotation.
+/// The core points at one time, relative to A's center of rotation, and both rotations.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PoseSet {
     t: f32,
@@ -54,6 +73,8 @@ pub(crate) struct PoseSet {
     b: [Vec2; MAX_POLYGON_VERTICES],
     /// B's center of rotation relative to A's.
     center_b: Vec2,
+    rot_a: Rot,
+    rot_b: Rot,
 }
 
 impl<'a> MotionBound<'a> {
@@ -81,8 +102,11 @@ impl<'a> MotionBound<'a> {
             max_radius: max(&radius_a) + max(&radius_b),
             radius_a,
             radius_b,
+            omega_a: wa,
+            omega_b: wb,
             omega_a_sq: wa * wa,
             omega_b_sq: wb * wb,
+            relative_speed: ((sb.c2 - sb.c1) - (sa.c2 - sa.c1)).length(),
         }
     }
 
@@ -110,6 +134,8 @@ impl<'a> MotionBound<'a> {
             a: [Vec2::ZERO; MAX_POLYGON_VERTICES],
             b: [Vec2::ZERO; MAX_POLYGON_VERTICES],
             center_b: Vec2::ZERO,
+            rot_a: xa.q,
+            rot_b: xb.q,
         };
         let ca = self.sweep_a.sweep.center_at(t);
         for (slot, &p) in set.a.iter_mut().zip(self.proxy_a.points()) {
@@ -122,17 +148,23 @@ impl<'a> MotionBound<'a> {
         set
     }
 
+    /// The candidate axes for the interval between two pose sets, from GJK's normal at its
+    /// start and the separation axis at its end (both world, from A to B).
+    pub fn axes(&self, p0: &PoseSet, p1: &PoseSet, normal_at_start: Vec2, axis_at_end: Vec2) -> CertAxes {
+        let local = |q0: Rot, q1: Rot| [q0.inv_rotate(normal_at_start), q1.inv_rotate(axis_at_end)];
+        CertAxes {
+            world: [normal_at_start, axis_at_end],
+            in_a: local(p0.rot_a, p1.rot_a),
+            in_b: local(p0.rot_b, p1.rot_b),
+        }
+    }
+
     /// Certifies the interval between two pose sets: a floor on the core separation along
-    /// the better of `axes` on each piece, halving pieces up to `depth` times while their
+    /// the best of the axes on each piece, halving pieces up to `depth` times while their
     /// floor is below `lo`, left piece first. A piece whose midpoint is already below `lo`
     /// along every axis is not split: the axes, not the bound, are what fail there.
-    pub fn certify(&self, p0: &PoseSet, p1: &PoseSet, axes: &[Vec2; 2], lo: f32, depth: u32) -> Certificate {
-        // Nearly parallel axes give nearly the same floor: test one.
-        let distinct = axes[0].dot(axes[1]) < 0.9999;
-        let mut floor = self.lower_bound(p0, p1, axes[0]);
-        if floor < lo && distinct {
-            floor = max(floor, self.lower_bound(p0, p1, axes[1]));
-        }
+    pub fn certify(&self, p0: &PoseSet, p1: &PoseSet, axes: &CertAxes, lo: f32, depth: u32) -> Certificate {
+        let floor = self.piece_floor(p0, p1, axes, lo);
         if floor >= lo {
             return Certificate { floor, reached: p1.t };
         }
@@ -142,7 +174,7 @@ impl<'a> MotionBound<'a> {
         }
         let tm = 0.5 * (p0.t + p1.t);
         let pm = self.pose_set(tm, self.sweep_a.transform_at(tm), self.sweep_b.transform_at(tm));
-        if self.separation(&pm, axes[0]) < lo && (!distinct || self.separation(&pm, axes[1]) < lo) {
+        if self.midpoint_below(&pm, axes, lo) {
             return failed;
         }
         let left = self.certify(p0, &pm, axes, lo, depth - 1);
@@ -151,6 +183,74 @@ impl<'a> MotionBound<'a> {
         }
         let right = self.certify(&pm, p1, axes, lo, depth - 1);
         Certificate { floor: min(left.floor, right.floor), reached: right.reached }
+    }
+
+    /// The best floor over the piece among the axes of every frame, stopping at the first
+    /// that reaches `lo`. A frame that does not turn is the world frame again: skipped.
+    fn piece_floor(&self, p0: &PoseSet, p1: &PoseSet, axes: &CertAxes, lo: f32) -> f32 {
+        let mut floor = f32::NEG_INFINITY;
+        let world = axes.world.iter().map(|&u| (None, u));
+        let turning_a = axes.in_a.iter().filter(|_| self.omega_a != 0.0).map(|&u| (Some(true), u));
+        let turning_b = axes.in_b.iter().filter(|_| self.omega_b != 0.0).map(|&u| (Some(false), u));
+        for (frame, u) in world.chain(turning_a).chain(turning_b) {
+            let f = match frame {
+                None => self.lower_bound(p0, p1, u),
+                Some(in_a) => self.body_frame_bound(p0, p1, u, in_a),
+            };
+            floor = max(floor, f);
+            if floor >= lo {
+                break;
+            }
+        }
+        floor
+    }
+
+    /// True when, at one pose set, the separation along every candidate axis is below `lo`.
+    fn midpoint_below(&self, pm: &PoseSet, axes: &CertAxes, lo: f32) -> bool {
+        let world = axes.world.iter().copied();
+        let in_a = axes.in_a.iter().map(|&u| pm.rot_a.rotate(u));
+        let in_b = axes.in_b.iter().map(|&u| pm.rot_b.rotate(u));
+        world.chain(in_a).chain(in_b).all(|u| self.separation(pm, u) < lo)
+    }
+
+    /// A floor on the separation along `u`, fixed in A's frame (`in_a`) or in B's, between
+    /// two pose sets. That body's points stand still in its frame; the other's curve by at
+    /// most ω² D + 2 |ω| |v| + (Δω)² r.
+    fn body_frame_bound(&self, p0: &PoseSet, p1: &PoseSet, u: Vec2, in_a: bool) -> f32 {
+        let width = p1.t - p0.t;
+        let half_w_sq = 0.5 * width * width;
+        let (omega, spin_sq) = if in_a {
+            (self.omega_a, (self.omega_b - self.omega_a) * (self.omega_b - self.omega_a))
+        } else {
+            (self.omega_b, (self.omega_a - self.omega_b) * (self.omega_a - self.omega_b))
+        };
+        let centers = max(p0.center_b.length(), p1.center_b.length());
+        let sweep_curve = omega * omega * centers + 2.0 * omega.abs() * self.relative_speed;
+        // Coordinates in the frame: about the frame body's center, unrotated by its turn.
+        let in_frame = |p: &PoseSet, v: Vec2| {
+            if in_a { p.rot_a.inv_rotate(v) } else { p.rot_b.inv_rotate(v - p.center_b) }
+        };
+        let (na, nb) = (self.proxy_a.count(), self.proxy_b.count());
+        let (moving0, moving1, moving_radius, still0, still1) = if in_a {
+            (&p0.b[..nb], &p1.b[..nb], &self.radius_b, &p0.a[..na], &p1.a[..na])
+        } else {
+            (&p0.a[..na], &p1.a[..na], &self.radius_a, &p0.b[..nb], &p1.b[..nb])
+        };
+        // The separation runs from A to B: B's side counts up, A's side down, so in A's frame
+        // the moving (B) points are bounded below, in B's the moving (A) points above.
+        let sign = if in_a { 1.0 } else { -1.0 };
+        let mut lowest_moving = f32::INFINITY;
+        for (k, (&v0, &v1)) in moving0.iter().zip(moving1).enumerate() {
+            let bend = (sweep_curve + spin_sq * moving_radius[k]) * half_w_sq;
+            let (y0, y1) = (sign * u.dot(in_frame(p0, v0)), sign * u.dot(in_frame(p1, v1)));
+            lowest_moving = min(lowest_moving, chord_min(y0, y1, bend));
+        }
+        let mut highest_still = f32::NEG_INFINITY;
+        for (&v0, &v1) in still0.iter().zip(still1) {
+            let (z0, z1) = (sign * u.dot(in_frame(p0, v0)), sign * u.dot(in_frame(p1, v1)));
+            highest_still = max(highest_still, max(z0, z1));
+        }
+        lowest_moving - highest_still
     }
 
     /// The exact separation of the cores along `u` at one pose set.
@@ -245,7 +345,7 @@ mod tests {
         let (p0, p1) = (at(0.0), at(1.0));
         // At both ends the rod is horizontal 0.5 m above the point.
         assert!(bound.lower_bound(&p0, &p1, Vec2::Y) < 0.0);
-        assert!(bound.certify(&p0, &p1, &[Vec2::Y, Vec2::Y], 0.0, 6).floor < 0.0);
+        assert!(bound.certify(&p0, &p1, &bound.axes(&p0, &p1, Vec2::Y, Vec2::Y), 0.0, 6).floor < 0.0);
         assert!(bound.circle_bound(0.0, 1.0) < 0.0);
         // Over a short slice near the start the rod has barely turned: a positive floor.
         let floor = bound.lower_bound(&p0, &at(0.01), Vec2::Y);
@@ -272,7 +372,7 @@ mod tests {
         let bound = MotionBound::new((&point, &still), (&rod, &spin));
         let at = |t: f32| bound.pose_set(t, still.transform_at(t), spin.transform_at(t));
         let (p0, p1) = (at(0.0), at(1.0));
-        let axes = [Vec2::Y, Vec2::Y];
+        let axes = bound.axes(&p0, &p1, Vec2::Y, Vec2::Y);
         let coarse = bound.certify(&p0, &p1, &axes, 0.29, 0);
         assert!(coarse.floor < 0.29 && coarse.reached == 0.0, "{coarse:?}");
         let fine = bound.certify(&p0, &p1, &axes, 0.29, 4);

@@ -351,7 +351,8 @@ impl<'a> ToiQuery<'a> {
         }
         let p0 = *start_poses.get_or_insert_with(|| motion.pose_set(t1, xa1, xb1));
         let p1 = motion.pose_set(t2, xa2, xb2);
-        motion.certify(&p0, &p1, axes, self.band.lo, CERTIFY_DEPTH)
+        let axes = motion.axes(&p0, &p1, axes[0], axes[1]);
+        motion.certify(&p0, &p1, &axes, self.band.lo, CERTIFY_DEPTH)
     }
 
     /// The depth of a glancing contact: a quarter of the thinner shape (meters).
