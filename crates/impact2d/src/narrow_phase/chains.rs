@@ -10,7 +10,7 @@
 //!    convex neighbors) gets no contact: chains are one-sided.
 //! 2. The shape is collided with the segment as an ordinary two-sided segment.
 //! 3. The normal of that contact is classified against the segment's normal `n1`:
-//!    * within [`CHAIN_ANGLE_TOLERANCE`] of `n1`: a face contact, kept;
+//!    * `n1` itself (to float precision): a face contact, kept;
 //!    * tilted towards an end whose vertex is flat or concave: the joint is not a corner, so
 //!      the contact is recomputed with the normal snapped to `n1`, clipped to the segment
 //!      (a shape crossing a flat joint sees one straight surface; the neighbor reports the
@@ -20,8 +20,9 @@
 //!      reports it, the segment starting there skips it, so a corner gives one contact, not
 //!      two; normals beyond the fan belong to the neighbor's face and are skipped.
 //!
-//! The result: sliding along collinear segments (or segments meeting at angles below the
-//! tolerance), every normal is the segment normal; across a convex corner the normal turns
+//! Joints turning by less than [`CHAIN_ANGLE_TOLERANCE`] count as flat. The result: sliding
+//! along collinear segments (or segments meeting at angles below the tolerance), every normal
+//! is a segment normal; across a convex corner the normal turns
 //! continuously through the corner's fan.
 
 use super::circles::core_and_circle;
@@ -32,6 +33,12 @@ use super::polygons::collide_cores;
 use crate::geometry::{ChainSegment, Shape};
 use crate::math::{Transform, Vec2};
 use crate::settings::CHAIN_ANGLE_TOLERANCE;
+
+/// The sine of the angle within which a contact normal is the segment normal itself: float
+/// noise only. Anything more tilted is a contact at one of the segment's ends, and goes
+/// through the vertex rules (a tilt of a few thousandths at a flat joint is exactly the
+/// catch this module removes).
+const FACE_NORMAL_TOLERANCE: f32 = 1.0e-5;
 
 /// What to do with a contact normal found against a chain segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +64,10 @@ pub(crate) struct ChainFrame {
     pub n0: Vec2,
     /// The next segment's normal.
     pub n2: Vec2,
+    /// The previous segment's unit direction (towards `p1`).
+    pub e0: Vec2,
+    /// The next segment's unit direction (from `p2`).
+    pub e2: Vec2,
     /// True when the chain turns towards the colliding side at `p1` by more than the
     /// tolerance (a corner, seen from the free side).
     pub convex1: bool,
@@ -84,6 +95,8 @@ impl ChainFrame {
             n1: right(e1),
             n0: right(e0),
             n2: right(e2),
+            e0,
+            e2,
             convex1: e0.perp_dot(e1) >= CHAIN_ANGLE_TOLERANCE,
             convex2: e1.perp_dot(e2) >= CHAIN_ANGLE_TOLERANCE,
         }
@@ -100,14 +113,14 @@ impl ChainFrame {
 
     /// Whether this segment reports a contact with unit `normal` (from the chain outwards).
     pub fn classify(&self, normal: Vec2) -> Verdict {
-        if normal.dot(self.n1) > 0.0 && normal.perp_dot(self.n1).abs() <= CHAIN_ANGLE_TOLERANCE {
+        if normal.dot(self.n1) > 0.0 && normal.perp_dot(self.n1).abs() <= FACE_NORMAL_TOLERANCE {
             return Verdict::Admit;
         }
         if normal.dot(self.e1) > 0.0 {
             // Towards p2: this segment owns the corner at p2, up to the next normal.
             if !self.convex2 {
                 Verdict::Snap
-            } else if normal.perp_dot(self.n2) >= -CHAIN_ANGLE_TOLERANCE {
+            } else if normal.perp_dot(self.n2) >= -FACE_NORMAL_TOLERANCE {
                 Verdict::Admit
             } else {
                 Verdict::Skip
@@ -170,25 +183,32 @@ pub(crate) fn collide_one_sided(chain: &ChainFrame, other: &Convex, speculative:
     match chain.classify(two_sided.normal) {
         Verdict::Admit => two_sided,
         Verdict::Skip => LocalManifold::EMPTY,
-        Verdict::Snap => snap_to_face(&segment, other, speculative),
+        Verdict::Snap => snap_to_face(chain, &segment, other, speculative),
     }
 }
 
 /// The contact of `other` with the face of `segment` (edge 0, its colliding side) alone:
 /// the normal is the segment normal and only the part of `other` facing the segment's
 /// extent counts. Empty when `other` does not face the segment.
-pub(crate) fn snap_to_face(segment: &Core, other: &Convex, speculative: f32) -> LocalManifold {
+///
+/// A circle's center may also lie in the thin wedge between this segment's extent and a
+/// neighbor's at a joint that turns slightly towards the free side (flatter than a corner):
+/// both segments hold it there, so no gap opens on the crest of a nearly flat bump.
+pub(crate) fn snap_to_face(chain: &ChainFrame, segment: &Core, other: &Convex, speculative: f32) -> LocalManifold {
     let normal = segment.normals[0];
     match other {
         Convex::Circle(center, radius) => {
-            let (p1, p2) = (segment.vertices[0], segment.vertices[1]);
-            let t = (*center - p1).dot(p2 - p1);
-            let s = normal.dot(*center - p1);
+            let c = *center;
+            let before = (c - chain.p1).dot(chain.e1) < 0.0;
+            let after = (c - chain.p2).dot(chain.e1) > 0.0;
+            let in_wedge1 = chain.e0.perp_dot(chain.e1) > 0.0 && (c - chain.p1).dot(chain.e0) > 0.0;
+            let in_wedge2 = chain.e1.perp_dot(chain.e2) > 0.0 && (c - chain.p2).dot(chain.e2) < 0.0;
+            let s = normal.dot(c - chain.p1);
             let separation = s - radius;
-            if !(t >= 0.0 && t <= (p2 - p1).length_squared() && separation <= speculative) {
+            if !((!before || in_wedge1) && (!after || in_wedge2) && separation <= speculative) {
                 return LocalManifold::EMPTY;
             }
-            let point = *center - normal * (0.5 * (s + radius));
+            let point = c - normal * (0.5 * (s + radius));
             LocalManifold::single(normal, LocalPoint { point, separation, id: 0 })
         }
         Convex::Core(core) => clip_faces(segment, 0, core, core.incident_edge(normal), false, speculative),

@@ -32,12 +32,19 @@ pub(crate) fn core_and_circle(a: &Core, center: Vec2, radius: f32, speculative: 
 /// A segment core (capsule or segment) against a circle.
 fn segment_and_circle(a: &Core, center: Vec2, radius: f32, speculative: f32) -> LocalManifold {
     let (p1, p2) = (a.vertices[0], a.vertices[1]);
-    let closest = closest_on_segment(p1, p2, center);
-    let d = center - closest;
-    let distance = d.length();
-    // A center on the core segment leaves through the segment's first side.
-    let normal = if distance > 0.0 { d / distance } else { a.normals[0] };
-    contact(closest, a.radius, center, radius, normal, distance, speculative)
+    let e = p2 - p1;
+    let t = (center - p1).dot(e);
+    if t > 0.0 && t < e.length_squared() {
+        // Facing the segment's interior: the exact segment normal, on the center's side.
+        let s = a.normals[0].dot(center - p1);
+        let normal = if s >= 0.0 { a.normals[0] } else { -a.normals[0] };
+        return contact(center - s * a.normals[0], a.radius, center, radius, normal, s.abs(), speculative);
+    }
+    let end = if t <= 0.0 { p1 } else { p2 };
+    let distance = center.distance(end);
+    // A center on the end leaves through the segment's first side.
+    let normal = if distance > 0.0 { (center - end) / distance } else { a.normals[0] };
+    contact(end, a.radius, center, radius, normal, distance, speculative)
 }
 
 /// A polygon core (three or more vertices) against a circle.
