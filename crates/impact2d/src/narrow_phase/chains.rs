@@ -187,7 +187,8 @@ pub(crate) fn collide_one_sided(chain: &ChainFrame, other: &Convex, speculative:
     }
 }
 
-/// The contact of `other` with the face of `segment` (edge 0, its colliding side) alone:
+/// The contact of `other` with the face of `segment` (edge 0, its colliding side, rounded by
+/// the segment's radius) alone:
 /// the normal is the segment normal and only the part of `other` facing the segment's
 /// extent counts. Empty when `other` does not face the segment.
 ///
@@ -204,11 +205,12 @@ pub(crate) fn snap_to_face(chain: &ChainFrame, segment: &Core, other: &Convex, s
             let in_wedge1 = chain.e0.perp_dot(chain.e1) > 0.0 && (c - chain.p1).dot(chain.e0) > 0.0;
             let in_wedge2 = chain.e1.perp_dot(chain.e2) > 0.0 && (c - chain.p2).dot(chain.e2) < 0.0;
             let s = normal.dot(c - chain.p1);
-            let separation = s - radius;
+            let separation = s - segment.radius - radius;
             if !((!before || in_wedge1) && (!after || in_wedge2) && separation <= speculative) {
                 return LocalManifold::EMPTY;
             }
-            let point = c - normal * (0.5 * (s + radius));
+            // Midway between the (rounded) face and the circle.
+            let point = c - normal * (0.5 * (s - segment.radius + radius));
             LocalManifold::single(normal, LocalPoint { point, separation, id: 0 })
         }
         Convex::Core(core) => clip_faces(segment, 0, core, core.incident_edge(normal), false, speculative),

@@ -102,11 +102,3 @@ fn contact(
     let point = 0.5 * ((core_a + radius_a * normal) + (core_b - radius_b * normal));
     LocalManifold::single(normal, LocalPoint { point, separation, id: 0 })
 }
-
-/// The point of segment `p1`–`p2` closest to `p`.
-pub(crate) fn closest_on_segment(p1: Vec2, p2: Vec2, p: Vec2) -> Vec2 {
-    let e = p2 - p1;
-    let length_sq = e.length_squared();
-    let t = if length_sq > 0.0 { ((p - p1).dot(e) / length_sq).clamp(0.0, 1.0) } else { 0.0 };
-    p1 + t * e
-}

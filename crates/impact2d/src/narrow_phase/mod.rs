@@ -25,6 +25,10 @@ mod collide;
 mod core;
 mod manifold;
 mod polygons;
+#[cfg(test)]
+mod tests;
+mod tiles;
 
 pub use collide::collide;
 pub use manifold::{FeatureId, Manifold, ManifoldPoint, feature_id};
+pub use tiles::{TileEdges, collide_tile, internal_edges};
