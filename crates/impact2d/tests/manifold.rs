@@ -127,8 +127,13 @@ fn capsule_on_its_end_has_one_point() {
     assert!(close(m.points[0].separation, 0.003, 1e-6));
     assert!(near(m.points[0].point, v(-2.0, 0.5015), 1e-6));
     // Tilted 30° on its end: still one point, the lower cap.
-    let m =
-        collide(&ground(), Transform::IDENTITY, &cap, xf(-2.0, 0.5 + 0.25 + 30f32.to_radians().cos(), 0.5236), SPEC);
+    let m = collide(
+        &ground(),
+        Transform::IDENTITY,
+        &cap,
+        xf(-2.0, 0.5 + 0.25 + 30f32.to_radians().cos(), 30f32.to_radians()),
+        SPEC,
+    );
     assert_eq!(m.count, 1, "{m:?}");
     assert!(near(m.normal, Vec2::Y, 1e-5) && close(m.points[0].separation, 0.0, 1e-5), "{m:?}");
 }

@@ -70,7 +70,7 @@ fn is_sharp(shape: &Shape) -> bool {
 fn target(rng: &mut ChaCha8Rng) -> f64 {
     let spec = SPECULATIVE_DISTANCE as f64;
     let u = uni(rng, 0.0, 1.0);
-    let t = if u < 0.4 {
+    if u < 0.4 {
         uni(rng, 0.0, 1.5) as f64 * spec
     } else if u < 0.7 {
         -(uni(rng, 0.0, 0.05) as f64)
@@ -80,8 +80,7 @@ fn target(rng: &mut ChaCha8Rng) -> f64 {
         uni(rng, 0.0, 4.0 * LINEAR_SLOP) as f64
     } else {
         uni(rng, 1.5, 4.0) as f64 * spec
-    };
-    t
+    }
 }
 
 fn run_family(name: &str, seed: u64, make_a: Maker, make_b: Maker) -> Worst {

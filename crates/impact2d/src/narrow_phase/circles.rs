@@ -7,7 +7,7 @@
 //! (Box2D v3).
 
 use super::core::Core;
-use super::manifold::{LocalManifold, LocalPoint};
+use super::manifold::{LocalManifold, LocalPoint, is_within};
 use crate::math::Vec2;
 use crate::settings::MANIFOLD_TOUCHING_GAP;
 
@@ -59,7 +59,7 @@ fn polygon_and_circle(a: &Core, center: Vec2, radius: f32, speculative: f32) -> 
             separation = s;
         }
     }
-    if !(separation - a.radius - radius <= speculative) {
+    if !is_within(separation - a.radius - radius, speculative) {
         return LocalManifold::EMPTY;
     }
     let normal = a.normals[edge];
@@ -96,7 +96,7 @@ fn contact(
     speculative: f32,
 ) -> LocalManifold {
     let separation = distance - radius_a - radius_b;
-    if !(separation <= speculative) {
+    if !is_within(separation, speculative) {
         return LocalManifold::EMPTY;
     }
     let point = 0.5 * ((core_a + radius_a * normal) + (core_b - radius_b * normal));

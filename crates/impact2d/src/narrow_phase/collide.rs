@@ -41,8 +41,8 @@ pub fn collide(
     if !(is_finite(xf_a) && is_finite(xf_b)) {
         return Manifold::EMPTY;
     }
-    // max() maps NaN to zero.
-    let speculative = speculative_distance.max(0.0).min(f32::MAX);
+    // NaN and negative distances count as zero.
+    let speculative = if speculative_distance > 0.0 { speculative_distance.min(f32::MAX) } else { 0.0 };
     match (shape_a, shape_b) {
         (Shape::ChainSegment(a), _) => collide_chain_segment(a, xf_a, shape_b, xf_b, speculative),
         (_, Shape::ChainSegment(b)) => collide_chain_segment(b, xf_b, shape_a, xf_a, speculative).flipped(),

@@ -107,6 +107,13 @@ impl Manifold {
     }
 }
 
+/// True when `value <= limit`; false when either is NaN, so NaN input falls on the side of
+/// an empty manifold.
+#[inline]
+pub(crate) fn is_within(value: f32, limit: f32) -> bool {
+    value <= limit
+}
+
 /// A contact point in the local frame of a pair computation.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct LocalPoint {

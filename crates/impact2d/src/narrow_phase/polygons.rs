@@ -23,7 +23,7 @@
 
 use super::clip::clip_faces;
 use super::core::{Core, max_separation};
-use super::manifold::{LocalManifold, LocalPoint, feature_id};
+use super::manifold::{LocalManifold, LocalPoint, feature_id, is_within};
 use crate::math::Vec2;
 use crate::query::{SegmentDistance, segment_distance};
 use crate::settings::{MANIFOLD_REFERENCE_TOLERANCE, MANIFOLD_TOUCHING_GAP};
@@ -34,7 +34,7 @@ pub(crate) fn collide_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifo
     let (edge_a, separation_a) = max_separation(a, b);
     let (edge_b, separation_b) = max_separation(b, a);
     let limit = a.radius + b.radius + speculative;
-    if !(separation_a <= limit && separation_b <= limit) {
+    if !(is_within(separation_a, limit) && is_within(separation_b, limit)) {
         return LocalManifold::EMPTY;
     }
     let apart = separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP
@@ -71,11 +71,17 @@ struct EdgePair<'a> {
 /// The manifold of two cores whose cores are apart: from their exact closest features.
 fn apart_cores(a: &Core, b: &Core, edge_a: usize, edge_b: usize, speculative: f32) -> LocalManifold {
     let pair_a = edge_pair(a, edge_a, b, false);
-    let pair_b = edge_pair(b, edge_b, a, true);
-    let pair = if pair_b.closest.distance_squared < pair_a.closest.distance_squared { pair_b } else { pair_a };
+    // Faces lying on each other make the same pair both ways: measure it once.
+    let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normals[edge_b]) == edge_a;
+    let pair = if same {
+        pair_a
+    } else {
+        let pair_b = edge_pair(b, edge_b, a, true);
+        if pair_b.closest.distance_squared < pair_a.closest.distance_squared { pair_b } else { pair_a }
+    };
     let distance = pair.closest.distance_squared.sqrt();
     let radius = a.radius + b.radius;
-    if !(distance - radius <= speculative) {
+    if !is_within(distance - radius, speculative) {
         return LocalManifold::EMPTY;
     }
     let at_end = |f: f32| f == 0.0 || f == 1.0;
@@ -127,7 +133,7 @@ fn face_contact(face: &Core, edge: usize, other: &Core, toward: Vec2, flip: bool
 fn closest_point(pair: &EdgePair, distance: f32, speculative: f32) -> LocalManifold {
     let (r, i, c) = (pair.reference, pair.incident, &pair.closest);
     let separation = distance - r.radius - i.radius;
-    if !(separation <= speculative) || !(distance > 0.0) {
+    if !is_within(separation, speculative) || !is_within(f32::MIN_POSITIVE, distance) {
         return LocalManifold::EMPTY;
     }
     let normal = (c.closest2 - c.closest1) / distance;
@@ -144,7 +150,7 @@ fn deepest_point(reference: &Core, edge: usize, incident: &Core, flip: bool, spe
     let normal = reference.normals[edge];
     let (vertex, s) = incident.deepest(normal, reference.vertices[edge]);
     let separation = s - reference.radius - incident.radius;
-    if !(separation <= speculative) {
+    if !is_within(separation, speculative) {
         return LocalManifold::EMPTY;
     }
     let p = incident.vertices[vertex];

@@ -18,7 +18,7 @@ use reference::{D2, RefShape, d2, point_distance, signed_distance};
 /// position, counter-clockwise), at least 0.12 rad apart.
 fn random_polygon(rng: &mut ChaCha8Rng, count: usize) -> Vec<Vec2> {
     let (rx, ry) = (rng.random_range(0.1f32..1.2), rng.random_range(0.1f32..1.2));
-    let tilt = rng.random_range(0.0f32..6.28);
+    let tilt = rng.random_range(0.0f32..std::f32::consts::TAU);
     let mut angles: Vec<f32> = loop {
         let mut a: Vec<f32> = (0..count).map(|_| rng.random_range(0.0f32..std::f32::consts::TAU)).collect();
         a.sort_by(f32::total_cmp);
@@ -147,7 +147,7 @@ fn run(seed: u64, b_is_segment: bool) -> Worst {
             if rng.random_range(0.0f32..1.0) < 0.5 { 0.0 } else { rng.random_range(0.01f32..0.2) }
         };
         let ra = rounded(&mut rng);
-        let a = core_of(&a_points, ra, Transform::new(Vec2::ZERO, rng.random_range(0.0f32..6.28)));
+        let a = core_of(&a_points, ra, Transform::new(Vec2::ZERO, rng.random_range(0.0f32..std::f32::consts::TAU)));
         let (b_points, rb) = if b_is_segment {
             let h = rng.random_range(0.05f32..1.5);
             (vec![Vec2::new(-h, 0.0), Vec2::new(h, 0.0)], rounded(&mut rng))
@@ -164,8 +164,8 @@ fn run(seed: u64, b_is_segment: bool) -> Worst {
         } else {
             -rng.random_range(0.05..0.3)
         };
-        let angle = rng.random_range(0.0f32..6.28);
-        let dir = Vec2::from_angle(rng.random_range(0.0f32..6.28));
+        let angle = rng.random_range(0.0f32..std::f32::consts::TAU);
+        let dir = Vec2::from_angle(rng.random_range(0.0f32..std::f32::consts::TAU));
         let Some(b) = place(&a, &b_points, rb, angle, dir, target) else { continue };
         placed += 1;
         let m = collide_cores(&a, &b, SPECULATIVE_DISTANCE);

@@ -158,7 +158,7 @@ pub fn check(
         worst.two_points += 1;
     }
     let n = m.normal;
-    if !((n.length() - 1.0).abs() < 1e-5) {
+    if (n.length() - 1.0).abs() >= 1e-5 || !n.is_finite() {
         return Err(format!("normal {n:?} not unit"));
     }
     let min = m.points().iter().map(|p| p.separation as f64).fold(f64::INFINITY, f64::min);
