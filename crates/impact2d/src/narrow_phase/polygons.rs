@@ -7,12 +7,16 @@
 //!    plus the speculative distance is an early out (the SAT separation is a lower bound on
 //!    the distance).
 //! 2. Cores apart (by more than [`MANIFOLD_TOUCHING_GAP`]): the closest features are found
-//!    exactly. They lie on the edge of greatest separation of one core and the incident
-//!    edge of the other (the most anti-parallel one); both such pairs are measured with
-//!    segment distance and the closer one kept. Two vertices closest: one point along the
-//!    line between them. A vertex closest to an edge's interior: that edge is the reference
-//!    face and the other core's incident edge is clipped against it (two points when the
-//!    faces are parallel, one at a corner).
+//!    exactly. The face whose line is farthest from the other core is adjacent to the
+//!    closest vertex of the cores' Minkowski difference, so the closest features lie on the
+//!    edge of greatest separation of one core and the incident edge (the most anti-parallel
+//!    one) of the other; both such pairs are measured with segment distance and the closer
+//!    one kept. Two vertices closest: one point along the line between them. A vertex closest
+//!    to an edge's interior: that edge is the reference face and the other core's incident
+//!    edge is clipped against it (two points when the faces are parallel, one at a corner).
+//!    Two segment cores (capsules, segments) skip the SAT: parallel segments have no area
+//!    between them and their normals miss the axis that separates collinear ones, so their
+//!    closest points are computed directly.
 //! 3. Cores touching or overlapping: the SAT separation is the exact depth. The reference
 //!    face is A's best edge unless B's is better by [`MANIFOLD_REFERENCE_TOLERANCE`] (so the
 //!    normal does not flip between nearly equal faces); the incident edge is clipped
@@ -31,30 +35,61 @@ use crate::settings::{MANIFOLD_REFERENCE_TOLERANCE, MANIFOLD_TOUCHING_GAP};
 /// The manifold of two cores in the same local frame (the normal from `a` to `b`); points
 /// farther apart than `speculative` (meters) are dropped.
 pub(crate) fn collide_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold {
+    if a.is_segment() && b.is_segment() {
+        return collide_segment_cores(a, b, speculative);
+    }
     let (edge_a, separation_a) = max_separation(a, b);
     let (edge_b, separation_b) = max_separation(b, a);
     let limit = a.radius + b.radius + speculative;
     if !(is_within(separation_a, limit) && is_within(separation_b, limit)) {
         return LocalManifold::EMPTY;
     }
-    let apart = separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP
-        // Two segments: their normals miss the axis that separates collinear segments.
-        || (a.is_segment() && b.is_segment() && segments_apart(a, b));
-    if apart {
-        apart_cores(a, b, edge_a, edge_b, speculative)
+    if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
+        let pair_a = edge_pair(a, edge_a, b, false);
+        // Faces lying on each other make the same pair both ways: measure it once.
+        let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normals[edge_b]) == edge_a;
+        let pair = if same {
+            pair_a
+        } else {
+            let pair_b = edge_pair(b, edge_b, a, true);
+            if pair_b.closest.distance_squared < pair_a.closest.distance_squared { pair_b } else { pair_a }
+        };
+        closest_features(&pair, speculative)
     } else {
-        let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
-        let (reference, edge, incident) = if flip { (b, edge_b, a) } else { (a, edge_a, b) };
-        let incident_edge = incident.incident_edge(reference.normals[edge]);
-        let manifold = clip_faces(reference, edge, incident, incident_edge, flip, speculative);
-        if manifold.count > 0 { manifold } else { deepest_point(reference, edge, incident, flip, speculative) }
+        touching_cores(a, edge_a, separation_a, b, edge_b, separation_b, speculative)
     }
 }
 
-/// True when the core segments of two segment cores are farther apart than the touching gap.
-fn segments_apart(a: &Core, b: &Core) -> bool {
-    let d = segment_distance(a.vertices[0], a.vertices[1], b.vertices[0], b.vertices[1]);
-    d.distance_squared > MANIFOLD_TOUCHING_GAP * MANIFOLD_TOUCHING_GAP
+/// Two segment cores (capsules, segments): their closest points are found directly, since
+/// their edge normals miss the axis that separates collinear segments.
+fn collide_segment_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold {
+    let closest = segment_distance(a.vertices[0], a.vertices[1], b.vertices[0], b.vertices[1]);
+    if closest.distance_squared > MANIFOLD_TOUCHING_GAP * MANIFOLD_TOUCHING_GAP {
+        let pair = EdgePair { reference: a, reference_edge: 0, incident: b, incident_edge: 0, flip: false, closest };
+        return closest_features(&pair, speculative);
+    }
+    // Crossing or touching: the two normals are the separating axes (a parallelogram).
+    let (edge_a, separation_a) = max_separation(a, b);
+    let (edge_b, separation_b) = max_separation(b, a);
+    touching_cores(a, edge_a, separation_a, b, edge_b, separation_b, speculative)
+}
+
+/// Cores touching or overlapping: the face of least penetration (A's unless B's is better by
+/// the reference tolerance) is the reference, and the other core's incident edge is clipped.
+fn touching_cores(
+    a: &Core,
+    edge_a: usize,
+    separation_a: f32,
+    b: &Core,
+    edge_b: usize,
+    separation_b: f32,
+    speculative: f32,
+) -> LocalManifold {
+    let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
+    let (reference, edge, incident) = if flip { (b, edge_b, a) } else { (a, edge_a, b) };
+    let incident_edge = incident.incident_edge(reference.normals[edge]);
+    let manifold = clip_faces(reference, edge, incident, incident_edge, flip, speculative);
+    if manifold.count > 0 { manifold } else { deepest_point(reference, edge, incident, flip, speculative) }
 }
 
 /// Which edges of two cores hold their closest features, and how they relate.
@@ -68,25 +103,18 @@ struct EdgePair<'a> {
     closest: SegmentDistance,
 }
 
-/// The manifold of two cores whose cores are apart: from their exact closest features.
-fn apart_cores(a: &Core, b: &Core, edge_a: usize, edge_b: usize, speculative: f32) -> LocalManifold {
-    let pair_a = edge_pair(a, edge_a, b, false);
-    // Faces lying on each other make the same pair both ways: measure it once.
-    let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normals[edge_b]) == edge_a;
-    let pair = if same {
-        pair_a
-    } else {
-        let pair_b = edge_pair(b, edge_b, a, true);
-        if pair_b.closest.distance_squared < pair_a.closest.distance_squared { pair_b } else { pair_a }
-    };
+/// The manifold of two cores that are apart, from the closest points of the edges that hold
+/// their closest features.
+fn closest_features(pair: &EdgePair, speculative: f32) -> LocalManifold {
     let distance = pair.closest.distance_squared.sqrt();
-    let radius = a.radius + b.radius;
+    let radius = pair.reference.radius + pair.incident.radius;
     if !is_within(distance - radius, speculative) {
         return LocalManifold::EMPTY;
     }
     let at_end = |f: f32| f == 0.0 || f == 1.0;
     let c = pair.closest;
     let manifold = match (at_end(c.fraction1), at_end(c.fraction2)) {
+        // Two vertices are closest: one point, below.
         (true, true) => LocalManifold::EMPTY,
         // The reference edge's interior is closest: its face meets the other core.
         (false, _) => face_contact(
@@ -107,7 +135,7 @@ fn apart_cores(a: &Core, b: &Core, edge_a: usize, edge_b: usize, speculative: f3
             speculative,
         ),
     };
-    if manifold.count > 0 { manifold } else { closest_point(&pair, distance, speculative) }
+    if manifold.count > 0 { manifold } else { closest_point(pair, distance, speculative) }
 }
 
 /// Edge `edge` of `reference` and the incident edge of `incident` for its normal, with the

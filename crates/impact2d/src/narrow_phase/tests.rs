@@ -71,7 +71,7 @@ fn place(a: &Core, b_points: &[Vec2], radius: f32, angle: f32, dir: Vec2, target
     if f(lo) > target || f(hi) < target {
         return None;
     }
-    for _ in 0..60 {
+    for _ in 0..32 {
         let mid = 0.5 * (lo + hi);
         if f(mid) < target { lo = mid } else { hi = mid }
     }
