@@ -275,3 +275,32 @@ fn ghost_on_its_vertex_acts_straight() {
         assert!((p.separation + 0.003).abs() < 1e-6 && p.point.x >= -1.0 - 1e-6, "{m:?}");
     }
 }
+
+#[test]
+fn segment_and_chain_segment() {
+    let chain = floor(4, 2.0, |_| 0.0);
+    let seg = Shape::ChainSegment(chain[1]);
+    // A plain segment lying on the chain: two points, normal up; from below: nothing.
+    let plank = segment(v(-0.4, 0.0), v(0.4, 0.0));
+    let m = collide(&seg, Transform::IDENTITY, &plank, xf(0.5, 0.003, 0.0), SPEC);
+    assert_eq!(m.count, 2, "{m:?}");
+    assert!((m.normal - Vec2::Y).length() < 1e-6 && (m.points[0].separation - 0.003).abs() < 1e-6);
+    assert!(collide(&seg, Transform::IDENTITY, &plank, xf(0.5, -0.003, 0.0), SPEC).is_empty());
+    // The segment first: the same contact, flipped.
+    let f = collide(&plank, xf(0.5, 0.003, 0.0), &seg, Transform::IDENTITY, SPEC);
+    assert!(f.count == 2 && (f.normal + Vec2::Y).length() < 1e-6);
+}
+
+#[test]
+fn chain_against_chain_needs_both_sides_facing() {
+    let ground = floor(4, 2.0, |_| 0.0);
+    // A chain segment above the ground, 3 mm up: walking left to right its colliding side
+    // is down, facing the ground, so they collide; walking right to left it faces away.
+    let facing = ChainSegment::new(v(-1.0, 0.0), v(-0.5, 0.0), v(0.5, 0.0), v(1.0, 0.0)).unwrap();
+    let away = ChainSegment::new(v(1.0, 0.0), v(0.5, 0.0), v(-0.5, 0.0), v(-1.0, 0.0)).unwrap();
+    let at = xf(0.3, 0.003, 0.0);
+    let m = collide(&Shape::ChainSegment(ground[1]), Transform::IDENTITY, &Shape::ChainSegment(facing), at, SPEC);
+    assert!(m.count >= 1 && (m.normal - Vec2::Y).length() < 1e-6, "{m:?}");
+    let m = collide(&Shape::ChainSegment(ground[1]), Transform::IDENTITY, &Shape::ChainSegment(away), at, SPEC);
+    assert!(m.is_empty(), "{m:?}");
+}

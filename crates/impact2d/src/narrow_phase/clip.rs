@@ -13,9 +13,8 @@ use crate::settings::MANIFOLD_MERGE_DISTANCE;
 /// `reference_edge` of `reference`: the incident edge is clipped to the slab between the
 /// reference edge's side planes, and each end becomes a point whose separation is the gap
 /// between the rounded reference face and the rounded incident surface along the normal
-/// through it. Points farther apart than
-/// `speculative` are dropped; two points closer than [`MANIFOLD_MERGE_DISTANCE`] along the
-/// face merge into the deeper one.
+/// through it. Points farther apart than `speculative` are dropped; two points closer than
+/// [`MANIFOLD_MERGE_DISTANCE`] along the face merge into the deeper one.
 ///
 /// The normal is the reference face normal; `flip` says the reference core is B, in which
 /// case the manifold is returned from A to B. Returns an empty manifold when the incident
@@ -28,13 +27,55 @@ pub(crate) fn clip_faces(
     flip: bool,
     speculative: f32,
 ) -> LocalManifold {
+    let Some(ends) = clip_to_slab(reference, reference_edge, incident, incident_edge) else {
+        return LocalManifold::EMPTY;
+    };
+    let normal = reference.normals[reference_edge];
+    let r1 = reference.vertices[reference_edge];
+    let (cos_tilt, sin_tilt) = tilt(normal, incident.normals[incident_edge]);
+    let mut manifold = LocalManifold { normal, ..LocalManifold::EMPTY };
+    for end in [ends.lower, ends.upper] {
+        let s = normal.dot(end.point - r1);
+        let reach = rounded_reach(incident.radius, end.point.distance(ends.deep), cos_tilt, sin_tilt);
+        let separation = s - reference.radius - reach;
+        if separation <= speculative {
+            // Midway between the reference surface and the incident surface.
+            let point = end.point + normal * (0.5 * (reference.radius - reach - s));
+            manifold.push(LocalPoint { point, separation, id: feature_id(end.reference_vertex, end.incident_vertex) });
+        }
+    }
+    merge_close_points(&mut manifold, normal.perp());
+    if flip { manifold.flipped() } else { manifold }
+}
+
+/// One end of a clipped incident edge.
+#[derive(Clone, Copy)]
+struct ClippedEnd {
+    /// On the incident core's edge (local frame).
+    point: Vec2,
+    /// The reference vertex at this end of the contact, and the incident one.
+    reference_vertex: usize,
+    incident_vertex: usize,
+}
+
+/// The incident edge clipped to the reference edge's slab.
+struct ClippedEdge {
+    /// The end towards the reference edge's first vertex, and the other.
+    lower: ClippedEnd,
+    upper: ClippedEnd,
+    /// The deeper of the incident edge's own vertices (before clipping).
+    deep: Vec2,
+}
+
+/// Clips the incident edge to the slab between the side planes of the reference edge;
+/// `None` when it lies outside (or the input is not finite).
+fn clip_to_slab(reference: &Core, reference_edge: usize, incident: &Core, incident_edge: usize) -> Option<ClippedEdge> {
     let (i1, i2) = (reference_edge, reference.next(reference_edge));
     let (r1, r2) = (reference.vertices[i1], reference.vertices[i2]);
     let normal = reference.normals[reference_edge];
     // Along the reference edge, from r1 to r2 (the left perpendicular of the normal).
     let tangent = normal.perp();
     let length = tangent.dot(r2 - r1);
-
     // The incident edge's ends, ordered along the tangent.
     let (j1, j2) = (incident_edge, incident.next(incident_edge));
     let (w1, w2) = (incident.vertices[j1], incident.vertices[j2]);
@@ -42,27 +83,16 @@ pub(crate) fn clip_faces(
     let ((lo, u_lo, j_lo), (hi, u_hi, j_hi)) =
         if u1 <= u2 { ((w1, u1, j1), (w2, u2, j2)) } else { ((w2, u2, j2), (w1, u1, j1)) };
     if !(u_hi >= 0.0 && u_lo <= length) {
-        return LocalManifold::EMPTY;
+        return None;
     }
     let span = u_hi - u_lo;
     let lower = if u_lo < 0.0 && span > 0.0 { lo + (hi - lo) * (-u_lo / span) } else { lo };
     let upper = if u_hi > length && span > 0.0 { lo + (hi - lo) * ((length - u_lo) / span) } else { hi };
-
-    let (cos_tilt, sin_tilt) = tilt(normal, incident.normals[incident_edge]);
-    let deep = if normal.dot(lo - r1) <= normal.dot(hi - r1) { lo } else { hi };
-    let mut manifold = LocalManifold { normal, ..LocalManifold::EMPTY };
-    for (p, vr, vi) in [(lower, i1, j_lo), (upper, i2, j_hi)] {
-        let s = normal.dot(p - r1);
-        let reach = rounded_reach(incident.radius, p.distance(deep), cos_tilt, sin_tilt);
-        let separation = s - reference.radius - reach;
-        if separation <= speculative {
-            // Midway between the reference surface and the incident surface.
-            let point = p + normal * (0.5 * (reference.radius - reach - s));
-            manifold.push(LocalPoint { point, separation, id: feature_id(vr, vi) });
-        }
-    }
-    merge_close_points(&mut manifold, tangent);
-    if flip { manifold.flipped() } else { manifold }
+    Some(ClippedEdge {
+        lower: ClippedEnd { point: lower, reference_vertex: i1, incident_vertex: j_lo },
+        upper: ClippedEnd { point: upper, reference_vertex: i2, incident_vertex: j_hi },
+        deep: if normal.dot(lo - r1) <= normal.dot(hi - r1) { lo } else { hi },
+    })
 }
 
 /// Keeps only the deeper of two points closer than [`MANIFOLD_MERGE_DISTANCE`] along

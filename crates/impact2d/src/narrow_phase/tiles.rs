@@ -40,7 +40,8 @@ const FACE_NORMAL_TOLERANCE: f32 = 1.0e-5;
 /// The edges of `tile` (placed by `xf`) covered by the edges of `neighbors` (each placed by
 /// its transform): anti-parallel within [`CHAIN_ANGLE_TOLERANCE`], their rounded surfaces on
 /// one line within [`LINEAR_SLOP`], and covered end to end up to gaps of [`LINEAR_SLOP`]
-/// (so several small neighbors can cover one long edge). Meters, world coordinates.
+/// (so several small neighbors can cover one long edge; at most 64 facing neighbor edges count
+/// per edge). Meters, world coordinates. Allocation-free.
 pub fn internal_edges(tile: &Polygon, xf: Transform, neighbors: &[(Polygon, Transform)]) -> TileEdges {
     let mut mask = 0;
     let count = tile.vertices().len();
