@@ -143,8 +143,8 @@ pub fn write_answer(out: &mut impl Write, id: &Value, output: &ToiOutput) -> io:
         t: reported_t(output),
         iterations: output.iterations,
         root_iterations: hit.then_some(output.root_iterations),
-        point: hit.then(|| output.point.to_array()),
-        normal: hit.then(|| output.normal.to_array()),
+        point: hit.then(|| plain_zero(output.point)),
+        normal: hit.then(|| plain_zero(output.normal)),
     };
     serde_json::to_writer(&mut *out, &line)?;
     out.write_all(b"\n")
@@ -171,6 +171,11 @@ fn json_error(error: serde_json::Error) -> LineError {
     let location = format!(" at line {} column {}", error.line(), error.column());
     let message = text.strip_suffix(&location).unwrap_or(&text).to_owned();
     LineError::Json { column: error.column(), message }
+}
+
+/// The vector as an array, with -0.0 written as 0.0 (adding +0.0 does that).
+fn plain_zero(v: Vec2) -> [f32; 2] {
+    [v.x + 0.0, v.y + 0.0]
 }
 
 /// Where a value sits in a query line; printed as `sweep_a.c1` or `proxy_b.points[3][0]`.
@@ -498,7 +503,6 @@ mod tests {
         assert_eq!(error_text("{'id': 1}"), "invalid JSON at column 2: key must be a string");
     }
 
-    /// Waits on `compute_hull`.
     #[test]
     fn polygons_are_convex_hulls_of_points_in_any_order() {
         let line = circles("").replacen("[[0, 0]]", "[[1, 1], [0, 0], [0.5, 0.5], [1, 0], [0, 1]]", 1);
@@ -513,11 +517,13 @@ mod tests {
         assert_eq!(query.proxy_a.radius(), 0.5);
     }
 
-    /// Waits on `compute_hull`.
     #[test]
     fn degenerate_polygons_name_the_points_field() {
         let collinear = circles("").replacen("[[0, 0]]", "[[0, 0], [1, 1], [2, 2]]", 1);
-        assert_eq!(error_text(&collinear), "proxy_a.points: polygon points are collinear");
+        assert_eq!(
+            error_text(&collinear),
+            "proxy_a.points: polygon points are collinear (their hull is thinner than the linear slop)"
+        );
         let welded = circles("").replacen("[[0, 0]]", "[[0, 0], [1, 0], [1, 0.001]]", 1);
         assert_eq!(error_text(&welded), "proxy_a.points: polygon needs at least 3 distinct points, got 2");
     }

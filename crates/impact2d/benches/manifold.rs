@@ -30,14 +30,10 @@ fn bench_pair(c: &mut Criterion, name: &str, a: &Shape, xf_a: Transform, b: &Sha
     });
 }
 
-/// An octagon (needs the convex hull of `Polygon::new`; skipped while it is not available).
-fn octagon(radius: f32) -> Option<Polygon> {
+/// A regular octagon of circumradius `radius` (meters).
+fn octagon(radius: f32) -> Shape {
     let points: Vec<Vec2> = (0..8).map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 8.0) * radius).collect();
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let polygon = std::panic::catch_unwind(|| Polygon::new(&points, 0.0)).ok().and_then(Result::ok);
-    std::panic::set_hook(hook);
-    polygon
+    Shape::Polygon(Polygon::new(&points, 0.0).unwrap())
 }
 
 fn manifolds(c: &mut Criterion) {
@@ -58,14 +54,9 @@ fn manifolds(c: &mut Criterion) {
     });
     let rotated = poses(Transform::new(Vec2::new(0.3, 1.2), 0.6), 0.5, 0.05, 0.3);
     bench_pair(c, "box-box rotated", &unit_box, id, &unit_box, &rotated);
-    match octagon(0.6) {
-        Some(p) => {
-            let shape = Shape::Polygon(p);
-            let near = poses(Transform::new(Vec2::new(0.2, 1.19), 0.2), 0.4, 0.01, 0.4);
-            bench_pair(c, "polygon-polygon 8", &shape, id, &shape, &near);
-        }
-        None => eprintln!("polygon-polygon 8: skipped, Polygon::new (convex hull) is not available in this build"),
-    }
+    let shape = octagon(0.6);
+    let near = poses(Transform::new(Vec2::new(0.2, 1.19), 0.2), 0.4, 0.01, 0.4);
+    bench_pair(c, "polygon-polygon 8", &shape, id, &shape, &near);
     let ball = Shape::Circle(Circle::new(Vec2::ZERO, 0.5).unwrap());
     let on_ground = poses(Transform::new(Vec2::new(0.0, 0.995), 0.0), 11.0, 0.004, 0.0);
     bench_pair(c, "circle-polygon", &ground, id, &ball, &on_ground);

@@ -15,6 +15,11 @@ pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 /// motions need no broad-phase update.
 pub const AABB_MARGIN: f32 = 0.1;
 
+/// The largest coordinate or size magnitude (meters) a shape accepts. Beyond it the squared
+/// lengths, areas and moments that shapes compute in f32 could overflow, and f32 spacing
+/// (64 m at 1e9 m) is far coarser than the linear slop anyway.
+pub const MAX_COORDINATE: f32 = 1.0e9;
+
 /// The most vertices a polygon or a shape proxy can have.
 pub const MAX_POLYGON_VERTICES: usize = 8;
 

@@ -228,6 +228,7 @@ fn overlap_depth_is_the_exact_penetration() {
             proxy_b: &pa,
             transform_b: b,
         })
+        .expect("valid input")
         .expect("overlap");
         let depth = -m.min_separation().unwrap();
         assert!(close(depth, epa.depth, 1e-5), "{b:?}: manifold depth {depth}, EPA {}", epa.depth);

@@ -58,6 +58,25 @@ fn random_segment(rng: &mut ChaCha8Rng) -> Shape {
     segment(v(-half, uni(rng, -0.2, 0.2)), v(half, uni(rng, -0.2, 0.2)))
 }
 
+/// A random convex polygon of 3 to 8 vertices (the hull of points on a random ellipse),
+/// sharp or rounded.
+fn random_polygon(rng: &mut ChaCha8Rng) -> Shape {
+    let count = 3 + (uni(rng, 0.0, 6.0) as usize).min(5);
+    let (rx, ry) = (uni(rng, 0.1, 1.2), uni(rng, 0.1, 1.2));
+    let radius = if uni(rng, 0.0, 1.0) < 0.5 { 0.0 } else { uni(rng, 0.01, 0.2) };
+    loop {
+        let points: Vec<Vec2> = (0..count)
+            .map(|_| {
+                let a = uni(rng, 0.0, std::f32::consts::TAU);
+                v(rx * a.cos(), ry * a.sin())
+            })
+            .collect();
+        if let Ok(p) = Polygon::new(&points, radius) {
+            return Shape::Polygon(p);
+        }
+    }
+}
+
 fn is_sharp(shape: &Shape) -> bool {
     match shape {
         Shape::Polygon(p) => p.radius() == 0.0,
@@ -182,4 +201,12 @@ fn segments() {
     run_family("segment-capsule", 13, random_segment, random_capsule);
     run_family("segment-circle", 14, random_segment, random_circle);
     run_family("segment-segment", 15, random_segment, random_segment);
+}
+
+#[test]
+fn polygons() {
+    run_family("polygon-polygon", 16, random_polygon, random_polygon);
+    run_family("polygon-capsule", 17, random_polygon, random_capsule);
+    run_family("circle-polygon", 18, random_circle, random_polygon);
+    run_family("segment-polygon", 19, random_segment, random_polygon);
 }

@@ -112,9 +112,9 @@ impl Aabb {
     ///
     /// Returns the entry fraction and face normal, `None` on a miss. A ray starting inside
     /// the box hits at fraction 0 with a zero normal. A zero translation only hits when
-    /// the origin is inside. Non-finite input misses.
+    /// the origin is inside. Non-finite input and a negative `max_fraction` miss.
     pub fn ray_cast(&self, origin: Vec2, translation: Vec2, max_fraction: f32) -> Option<AabbRayHit> {
-        if !(origin.is_finite() && translation.is_finite() && max_fraction.is_finite()) {
+        if !(origin.is_finite() && translation.is_finite() && max_fraction.is_finite()) || max_fraction < 0.0 {
             return None;
         }
         let mut t_min = 0.0f32;

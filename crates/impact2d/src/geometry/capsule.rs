@@ -1,6 +1,6 @@
 //! Capsules: a segment inflated by a radius.
 
-use super::error::{GeometryError, check_finite_vec, check_radius};
+use super::error::{GeometryError, check_point, check_radius};
 use crate::math::Vec2;
 use crate::settings::LINEAR_SLOP;
 
@@ -17,12 +17,13 @@ impl Capsule {
     /// A capsule around the segment `center1`–`center2` with `radius`.
     ///
     /// Errors: [`GeometryError::NonFinite`] for NaN or infinite input,
+    /// [`GeometryError::TooLarge`] beyond [`crate::settings::MAX_COORDINATE`],
     /// [`GeometryError::InvalidRadius`] unless `radius > 0`,
     /// [`GeometryError::DegenerateSegment`] when the centers are closer than the linear
     /// slop (use a circle).
     pub fn new(center1: Vec2, center2: Vec2, radius: f32) -> Result<Capsule, GeometryError> {
-        check_finite_vec(center1, "capsule center1")?;
-        check_finite_vec(center2, "capsule center2")?;
+        check_point(center1, "capsule center1")?;
+        check_point(center2, "capsule center2")?;
         check_radius(radius, "capsule radius", false)?;
         let distance = center1.distance(center2);
         if distance < LINEAR_SLOP {

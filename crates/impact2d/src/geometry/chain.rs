@@ -1,6 +1,6 @@
 //! One-sided chain segments with ghost vertices, and chains built from point lists.
 
-use super::error::{GeometryError, check_finite_vec};
+use super::error::{GeometryError, check_point};
 use super::segment::Segment;
 use crate::math::Vec2;
 use crate::settings::LINEAR_SLOP;
@@ -23,11 +23,12 @@ impl ChainSegment {
     /// A chain segment from `point1` to `point2` between the ghost vertices.
     ///
     /// Errors: [`GeometryError::NonFinite`] for NaN or infinite input,
+    /// [`GeometryError::TooLarge`] beyond [`crate::settings::MAX_COORDINATE`],
     /// [`GeometryError::DegenerateSegment`] when `point1` and `point2` are closer than
     /// the linear slop.
     pub fn new(ghost1: Vec2, point1: Vec2, point2: Vec2, ghost2: Vec2) -> Result<ChainSegment, GeometryError> {
-        check_finite_vec(ghost1, "chain ghost1")?;
-        check_finite_vec(ghost2, "chain ghost2")?;
+        check_point(ghost1, "chain ghost1")?;
+        check_point(ghost2, "chain ghost2")?;
         let segment = Segment::new(point1, point2)?;
         Ok(ChainSegment { ghost1, segment, ghost2 })
     }
@@ -66,7 +67,8 @@ impl ChainSegment {
 /// went on. Coordinates are meters.
 ///
 /// Errors: [`GeometryError::ChainTooShort`] with fewer than 2 points (3 for a loop),
-/// [`GeometryError::NonFinite`], and [`GeometryError::DegenerateSegment`] when two
+/// [`GeometryError::NonFinite`], [`GeometryError::TooLarge`], and
+/// [`GeometryError::DegenerateSegment`] when two
 /// consecutive points are closer than the linear slop.
 pub fn make_chain(points: &[Vec2], is_loop: bool) -> Result<Vec<ChainSegment>, GeometryError> {
     let min = if is_loop { 3 } else { 2 };
@@ -75,7 +77,7 @@ pub fn make_chain(points: &[Vec2], is_loop: bool) -> Result<Vec<ChainSegment>, G
         return Err(GeometryError::ChainTooShort { count: n, min });
     }
     for &p in points {
-        check_finite_vec(p, "chain point")?;
+        check_point(p, "chain point")?;
     }
     for i in 0..(if is_loop { n } else { n - 1 }) {
         let distance = points[i].distance(points[(i + 1) % n]);

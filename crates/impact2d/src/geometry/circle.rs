@@ -1,6 +1,6 @@
 //! Circles.
 
-use super::error::{GeometryError, check_finite_vec, check_radius};
+use super::error::{GeometryError, check_point, check_radius};
 use crate::math::Vec2;
 
 /// A solid circle: a center (meters, in body coordinates) and a positive radius (meters).
@@ -14,9 +14,10 @@ impl Circle {
     /// A circle centered at `center` with `radius`.
     ///
     /// Errors: [`GeometryError::NonFinite`] for NaN or infinite input,
+    /// [`GeometryError::TooLarge`] beyond [`crate::settings::MAX_COORDINATE`],
     /// [`GeometryError::InvalidRadius`] unless `radius > 0`.
     pub fn new(center: Vec2, radius: f32) -> Result<Circle, GeometryError> {
-        check_finite_vec(center, "circle center")?;
+        check_point(center, "circle center")?;
         check_radius(radius, "circle radius", false)?;
         Ok(Circle { center, radius })
     }

@@ -35,8 +35,9 @@ pub enum GeometryError {
         /// The number of distinct points.
         count: usize,
     },
-    /// All points lie on one line, so they enclose no area.
-    #[error("polygon points are collinear")]
+    /// All points lie on one line, or so close to one that their hull is thinner than the
+    /// linear slop: they enclose no usable area.
+    #[error("polygon points are collinear (their hull is thinner than the linear slop)")]
     Collinear,
     /// The convex hull has more vertices than a polygon can hold.
     #[error("convex hull has {count} vertices, at most {max} are allowed")]
@@ -45,6 +46,17 @@ pub enum GeometryError {
         count: usize,
         /// The limit, [`crate::settings::MAX_POLYGON_VERTICES`].
         max: usize,
+    },
+    /// A coordinate is so large that lengths, areas and moments computed from it in f32
+    /// would overflow or keep no meaningful digits.
+    #[error("{what} has magnitude {value}, above the supported {max} m")]
+    TooLarge {
+        /// Which input.
+        what: &'static str,
+        /// The offending coordinate (meters).
+        value: f32,
+        /// The largest accepted magnitude (meters).
+        max: f32,
     },
     /// A proxy needs between 1 and 8 points.
     #[error("a shape proxy needs 1 to {max} points, got {count}")]
@@ -73,17 +85,33 @@ pub enum GeometryError {
     },
 }
 
-/// Fails with [`GeometryError::NonFinite`] unless `v` is finite.
-pub(crate) fn check_finite_vec(v: crate::math::Vec2, what: &'static str) -> Result<(), GeometryError> {
-    if v.is_finite() { Ok(()) } else { Err(GeometryError::NonFinite { what }) }
+/// Checks a point: finite ([`GeometryError::NonFinite`]) and within
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE) of the origin
+/// ([`GeometryError::TooLarge`]).
+pub(crate) fn check_point(v: crate::math::Vec2, what: &'static str) -> Result<(), GeometryError> {
+    if !v.is_finite() {
+        return Err(GeometryError::NonFinite { what });
+    }
+    check_magnitude(v.x, what)?;
+    check_magnitude(v.y, what)
 }
 
-/// Fails with [`GeometryError::NonFinite`] unless `x` is finite.
+/// Checks a number: finite ([`GeometryError::NonFinite`]) and at most
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE) in magnitude ([`GeometryError::TooLarge`]).
 pub(crate) fn check_finite(x: f32, what: &'static str) -> Result<(), GeometryError> {
-    if x.is_finite() { Ok(()) } else { Err(GeometryError::NonFinite { what }) }
+    if !x.is_finite() {
+        return Err(GeometryError::NonFinite { what });
+    }
+    check_magnitude(x, what)
 }
 
-/// Checks a radius: finite, and positive (`allow_zero` false) or non-negative.
+fn check_magnitude(x: f32, what: &'static str) -> Result<(), GeometryError> {
+    let max = crate::settings::MAX_COORDINATE;
+    if x.abs() > max { Err(GeometryError::TooLarge { what, value: x, max }) } else { Ok(()) }
+}
+
+/// Checks a radius: finite and bounded (see [`check_finite`]), and positive (`allow_zero`
+/// false) or non-negative.
 pub(crate) fn check_radius(radius: f32, what: &'static str, allow_zero: bool) -> Result<(), GeometryError> {
     check_finite(radius, what)?;
     let ok = if allow_zero { radius >= 0.0 } else { radius > 0.0 };

@@ -17,6 +17,7 @@ pub use capsule::Capsule;
 pub use chain::{ChainSegment, make_chain};
 pub use circle::Circle;
 pub use error::GeometryError;
+pub(crate) use error::{check_point, check_radius};
 pub use hull::{Hull, compute_hull};
 pub use mass::{MassData, capsule_mass, circle_mass, polygon_mass};
 pub use polygon::{Polygon, make_box, make_offset_box, make_offset_rounded_box, make_rounded_box};

@@ -1,6 +1,6 @@
 //! Rounded convex polygons and the box constructors.
 
-use super::error::{GeometryError, check_finite, check_finite_vec, check_radius};
+use super::error::{GeometryError, check_finite, check_point, check_radius};
 use super::hull::{Hull, compute_hull};
 use crate::math::{Rot, Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
@@ -23,9 +23,9 @@ impl Polygon {
     /// The convex hull of `points` (any order; points closer than the linear slop are
     /// welded), rounded by `radius` (meters, zero for sharp corners).
     ///
-    /// Errors: those of [`compute_hull`] (non-finite, fewer than 3 distinct points,
-    /// collinear, more than 8 hull vertices) and [`GeometryError::InvalidRadius`] for a
-    /// negative radius.
+    /// Errors: those of [`compute_hull`] (non-finite or too large coordinates, fewer than 3
+    /// distinct points, collinear, more than 8 hull vertices) and
+    /// [`GeometryError::InvalidRadius`] for a negative radius.
     pub fn new(points: &[Vec2], radius: f32) -> Result<Polygon, GeometryError> {
         check_radius(radius, "polygon radius", true)?;
         Ok(Polygon::from_hull(&compute_hull(points)?, radius))
@@ -37,13 +37,19 @@ impl Polygon {
         let points = hull.points();
         let count = points.len();
         let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-        let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
         vertices[..count].copy_from_slice(points);
+        let radius = if radius.is_finite() && radius > 0.0 { radius } else { 0.0 };
+        Polygon::from_vertices(vertices, count, radius)
+    }
+
+    /// The polygon of valid counter-clockwise vertices: normals from the edges themselves,
+    /// so each normal is exactly consistent with the f32 vertices it belongs to.
+    fn from_vertices(vertices: [Vec2; MAX_POLYGON_VERTICES], count: usize, radius: f32) -> Polygon {
+        let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
         for i in 0..count {
             let edge = vertices[(i + 1) % count] - vertices[i];
             normals[i] = Vec2::new(edge.y, -edge.x).normalize();
         }
-        let radius = if radius.is_finite() && radius > 0.0 { radius } else { 0.0 };
         Polygon { vertices, normals, count, radius, centroid: polygon_centroid(&vertices[..count]) }
     }
 
@@ -72,7 +78,8 @@ impl Polygon {
     }
 
     /// This polygon moved by `xf` (its vertices, normals and centroid mapped to the parent
-    /// frame).
+    /// frame). Normals are rotated, not recomputed: exact for the transform, though far from
+    /// the origin the rounded vertices may sit off their edge lines by float spacing.
     pub fn transformed(&self, xf: Transform) -> Polygon {
         let mut out = *self;
         for i in 0..self.count {
@@ -87,8 +94,9 @@ impl Polygon {
 /// An axis-aligned box centered on the origin with half-width `half_width` and half-height
 /// `half_height` (meters).
 ///
-/// Errors: [`GeometryError::NonFinite`], and [`GeometryError::InvalidSize`] unless both
-/// half sizes are positive.
+/// Errors: [`GeometryError::NonFinite`], [`GeometryError::TooLarge`] beyond
+/// [`crate::settings::MAX_COORDINATE`], [`GeometryError::InvalidSize`] unless both half sizes
+/// are positive, and [`GeometryError::Collinear`] for a box too thin to have area in f32.
 pub fn make_box(half_width: f32, half_height: f32) -> Result<Polygon, GeometryError> {
     make_offset_rounded_box(half_width, half_height, Vec2::ZERO, 0.0, 0.0)
 }
@@ -121,7 +129,7 @@ pub fn make_offset_rounded_box(
 ) -> Result<Polygon, GeometryError> {
     check_finite(half_width, "box half_width")?;
     check_finite(half_height, "box half_height")?;
-    check_finite_vec(center, "box center")?;
+    check_point(center, "box center")?;
     check_finite(angle, "box angle")?;
     check_radius(radius, "box radius", true)?;
     for (what, value) in [("box half_width", half_width), ("box half_height", half_height)] {
@@ -132,33 +140,62 @@ pub fn make_offset_rounded_box(
     let (hw, hh) = (half_width, half_height);
     let xf = Transform { p: center, q: Rot::from_angle(angle) };
     let corners = [Vec2::new(-hw, -hh), Vec2::new(hw, -hh), Vec2::new(hw, hh), Vec2::new(-hw, hh)];
-    let normals = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
-    let mut polygon = Polygon {
-        vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-        normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-        count: 4,
-        radius,
-        centroid: center,
-    };
-    for i in 0..4 {
-        polygon.vertices[i] = xf.apply(corners[i]);
-        polygon.normals[i] = xf.q.rotate(normals[i]);
+    let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    for (v, c) in vertices.iter_mut().zip(corners) {
+        *v = xf.apply(c);
+        check_point(*v, "box corner")?;
     }
-    Ok(polygon)
+    // A box so thin that float spacing at its position flattens it is no polygon.
+    let area2 = (vertices[1] - vertices[0]).perp_dot(vertices[3] - vertices[0]);
+    if area2.is_nan() || area2 <= 0.0 {
+        return Err(GeometryError::Collinear);
+    }
+    Ok(Polygon::from_vertices(vertices, 4, radius))
 }
 
-/// The area centroid of a convex counter-clockwise polygon, computed relative to its first
-/// vertex to keep precision far from the origin.
+/// The area centroid of a convex counter-clockwise polygon, in f64 relative to its first
+/// vertex so that slivers and far-away polygons keep their precision.
 fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
-    let origin = vertices[0];
-    let mut center = Vec2::ZERO;
+    let origin = vertices[0].as_dvec2();
+    let mut center = glam::DVec2::ZERO;
     let mut area = 0.0;
     for i in 1..vertices.len() - 1 {
-        let e1 = vertices[i] - origin;
-        let e2 = vertices[i + 1] - origin;
+        let e1 = vertices[i].as_dvec2() - origin;
+        let e2 = vertices[i + 1].as_dvec2() - origin;
         let a = 0.5 * e1.perp_dot(e2);
         center += a * (e1 + e2) / 3.0;
         area += a;
     }
-    origin + center / area
+    if area > 0.0 { (origin + center / area).as_vec2() } else { vertices[0] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn far_boxes_have_normals_that_agree_with_their_edges() {
+        let b = make_offset_box(0.25, 0.1, Vec2::new(5000.0, -5000.0), 0.3).unwrap();
+        for i in 0..4 {
+            let edge = b.vertices()[(i + 1) % 4] - b.vertices()[i];
+            assert!(b.normals()[i].dot(edge).abs() < 1e-6 * edge.length(), "edge {i}");
+        }
+    }
+
+    #[test]
+    fn boxes_that_are_not_shapes_are_errors() {
+        assert!(matches!(make_box(2e9, 1.0), Err(GeometryError::TooLarge { .. })));
+        assert!(matches!(make_offset_box(200.0, 1.0, Vec2::new(1e9, 0.0), 0.0), Err(GeometryError::TooLarge { .. })));
+        // At 1e9 m the f32 spacing is 64 m: a 2 m box there has no width left.
+        assert!(matches!(make_offset_box(1.0, 1.0, Vec2::new(1e9, 0.0), 0.0), Err(GeometryError::Collinear)));
+        assert!(matches!(make_offset_box(1e-30, 1.0, Vec2::new(1e6, 0.0), 0.0), Err(GeometryError::Collinear)));
+        assert!(matches!(make_box(0.0, 1.0), Err(GeometryError::InvalidSize { .. })));
+    }
+
+    #[test]
+    fn sliver_centroid_is_finite() {
+        let sliver = [Vec2::new(-1e9, 1e9), Vec2::new(0.0, 0.0), Vec2::new(0.0, 2.11)];
+        let c = polygon_centroid(&sliver);
+        assert!(c.is_finite(), "{c}");
+    }
 }

@@ -1,6 +1,6 @@
 //! Two-sided line segments.
 
-use super::error::{GeometryError, check_finite_vec};
+use super::error::{GeometryError, check_point};
 use crate::math::Vec2;
 use crate::settings::LINEAR_SLOP;
 
@@ -16,10 +16,11 @@ impl Segment {
     /// The segment from `point1` to `point2`.
     ///
     /// Errors: [`GeometryError::NonFinite`] for NaN or infinite input,
+    /// [`GeometryError::TooLarge`] beyond [`crate::settings::MAX_COORDINATE`],
     /// [`GeometryError::DegenerateSegment`] when the points are closer than the linear slop.
     pub fn new(point1: Vec2, point2: Vec2) -> Result<Segment, GeometryError> {
-        check_finite_vec(point1, "segment point1")?;
-        check_finite_vec(point2, "segment point2")?;
+        check_point(point1, "segment point1")?;
+        check_point(point2, "segment point2")?;
         let distance = point1.distance(point2);
         if distance < LINEAR_SLOP {
             return Err(GeometryError::DegenerateSegment { what: "segment", distance });

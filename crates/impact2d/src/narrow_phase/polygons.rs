@@ -45,14 +45,16 @@ pub(crate) fn collide_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifo
         return LocalManifold::EMPTY;
     }
     if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
-        let pair_a = edge_pair(a, edge_a, b, false);
+        let Some(pair_a) = edge_pair(a, edge_a, b, false) else { return LocalManifold::EMPTY };
         // Faces lying on each other make the same pair both ways: measure it once.
         let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normals[edge_b]) == edge_a;
         let pair = if same {
             pair_a
         } else {
-            let pair_b = edge_pair(b, edge_b, a, true);
-            if pair_b.closest.distance_squared < pair_a.closest.distance_squared { pair_b } else { pair_a }
+            match edge_pair(b, edge_b, a, true) {
+                Some(pair_b) if pair_b.closest.distance_squared < pair_a.closest.distance_squared => pair_b,
+                _ => pair_a,
+            }
         };
         closest_features(&pair, speculative)
     } else {
@@ -63,7 +65,9 @@ pub(crate) fn collide_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifo
 /// Two segment cores (capsules, segments): their closest points are found directly, since
 /// their edge normals miss the axis that separates collinear segments.
 fn collide_segment_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold {
-    let closest = segment_distance(a.vertices[0], a.vertices[1], b.vertices[0], b.vertices[1]);
+    let Ok(closest) = segment_distance(a.vertices[0], a.vertices[1], b.vertices[0], b.vertices[1]) else {
+        return LocalManifold::EMPTY;
+    };
     if closest.distance_squared > MANIFOLD_TOUCHING_GAP * MANIFOLD_TOUCHING_GAP {
         let pair = EdgePair { reference: a, reference_edge: 0, incident: b, incident_edge: 0, flip: false, closest };
         return closest_features(&pair, speculative);
@@ -139,13 +143,14 @@ fn closest_features(pair: &EdgePair, speculative: f32) -> LocalManifold {
 }
 
 /// Edge `edge` of `reference` and the incident edge of `incident` for its normal, with the
-/// closest points of the two edges.
-fn edge_pair<'a>(reference: &'a Core, edge: usize, incident: &'a Core, flip: bool) -> EdgePair<'a> {
+/// closest points of the two edges; `None` for coordinates that are not finite or beyond
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE).
+fn edge_pair<'a>(reference: &'a Core, edge: usize, incident: &'a Core, flip: bool) -> Option<EdgePair<'a>> {
     let incident_edge = incident.incident_edge(reference.normals[edge]);
     let (r1, r2) = (reference.vertices[edge], reference.vertices[reference.next(edge)]);
     let (i1, i2) = (incident.vertices[incident_edge], incident.vertices[incident.next(incident_edge)]);
-    let closest = segment_distance(r1, r2, i1, i2);
-    EdgePair { reference, reference_edge: edge, incident, incident_edge, flip, closest }
+    let closest = segment_distance(r1, r2, i1, i2).ok()?;
+    Some(EdgePair { reference, reference_edge: edge, incident, incident_edge, flip, closest })
 }
 
 /// The face contact of edge `edge` of `face` (the one facing `toward`, for a segment core)

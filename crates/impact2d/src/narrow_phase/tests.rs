@@ -1,6 +1,6 @@
 //! General convex polygons (3 to 8 vertices, sharp and rounded) against each other and against
-//! segment cores, compared with the independent f64 reference of the integration tests. These
-//! run on the cores directly: `Polygon::new` needs the convex hull.
+//! segment cores, compared with the independent f64 reference of the integration tests, on the
+//! cores directly (the integration tests go through `Polygon::new` and `collide`).
 
 #[path = "../../tests/manifold_support/reference.rs"]
 mod reference;

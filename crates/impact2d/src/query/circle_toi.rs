@@ -28,7 +28,8 @@ pub struct MovingCircle {
 /// the root or `Separated`. `iterations` is 0.
 ///
 /// Errors: [`QueryError::NonFinite`] for non-finite input; [`QueryError::OutOfRange`] for
-/// a negative radius, `t_max` outside [0, 1], or `target <= -(r_a + r_b)`.
+/// a coordinate or radius beyond [`crate::settings::MAX_COORDINATE`], a negative radius,
+/// `t_max` outside [0, 1], or `target <= -(r_a + r_b)`.
 pub fn circle_time_of_impact(
     a: &MovingCircle,
     b: &MovingCircle,
@@ -59,10 +60,13 @@ pub fn circle_time_of_impact(
     if distance <= contact {
         return Ok(hit(0.0));
     }
-    // |p0 + t v|² = contact²  ⇔  (v·v) t² + 2 (p0·v) t + (|p0|² - contact²) = 0.
-    let (qa, half_b) = (v.length_squared(), p0.dot(v));
+    // |p0 + t v|² = contact²  ⇔  (v·v) t² + 2 (p0·v) t + (|p0|² - contact²) = 0. Its
+    // quarter discriminant (p0·v)² - |v|² (|p0|² - contact²) equals, by Lagrange's identity,
+    // (contact |v|)² - (p0 × v)²: factored, it has no cancellation.
+    let half_b = p0.dot(v);
     let c = (distance - contact) * (distance + contact);
-    let discriminant = half_b * half_b - qa * c;
+    let (reach, miss) = (contact * v.length(), p0.perp_dot(v).abs());
+    let discriminant = (reach - miss) * (reach + miss);
     if half_b >= 0.0 || discriminant < 0.0 {
         return Ok(out.ended(ToiState::Separated, t_max));
     }
@@ -72,9 +76,18 @@ pub fn circle_time_of_impact(
 }
 
 fn validate(a: &MovingCircle, b: &MovingCircle, t_max: f32, target: f32) -> Result<(), QueryError> {
+    let max = crate::settings::MAX_COORDINATE;
     for (what, c) in [("circle a", a), ("circle b", b)] {
         if !(c.center1.is_finite() && c.center2.is_finite() && c.radius.is_finite()) {
             return Err(QueryError::NonFinite { what });
+        }
+        let largest = c.center1.abs().max_element().max(c.center2.abs().max_element()).max(c.radius);
+        if largest > max {
+            return Err(QueryError::OutOfRange {
+                what,
+                requirement: "coordinates within MAX_COORDINATE",
+                value: largest,
+            });
         }
         if c.radius < 0.0 {
             return Err(QueryError::OutOfRange { what, requirement: "a radius zero or positive", value: c.radius });
@@ -122,6 +135,17 @@ mod tests {
         let out = circle_time_of_impact(&a, &close, 1.0, 0.005).unwrap();
         assert_eq!((out.state, out.t), (ToiState::Hit, 0.0));
         assert!(circle_time_of_impact(&a, &close, 1.0, -2.5).is_err());
+    }
+
+    /// Found by the f64 reference: the discriminant's terms are 14866 and the result 21.
+    #[test]
+    fn discriminant_does_not_cancel() {
+        let a = circle(Vec2::new(-0.41746512, 0.1231555), Vec2::new(-0.4147671, 0.13217784), 0.23861653);
+        let b = circle(Vec2::new(-3.0338926, 8.675871), Vec2::new(0.85873085, -4.381176), 0.08011724);
+        let out = circle_time_of_impact(&a, &b, 1.0, 0.0249475).unwrap();
+        assert!((out.t as f64 - 0.6313210713749597).abs() < 2e-7, "{out:?}");
+        let huge = circle(Vec2::new(1e30, 0.0), Vec2::new(-1e30, 0.0), 1.0);
+        assert!(circle_time_of_impact(&a, &huge, 1.0, 0.0).is_err());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! Robust GJK Implementation for Collision Detection of Convex Objects", 1999; Catto,
 //! "Computing Distance", GDC 2010.
 
+use super::error::{QueryError, check_transform, check_vector};
 use super::proxy::ShapeProxy;
 use super::simplex::{Simplex, SimplexVertex};
 use crate::math::{Transform, Vec2};
@@ -60,7 +61,12 @@ pub struct DistanceOutput {
 /// [`penetration`](super::penetration). All work happens in A's frame, and every simplex
 /// test is relative to a simplex vertex, so edges down to a fraction of a millimeter are
 /// resolved to float precision (no false overlaps on short edges).
-pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> DistanceOutput {
+///
+/// Errors: [`QueryError::NonFinite`] or [`QueryError::OutOfRange`] for a transform that is
+/// not finite, not within [`crate::settings::MAX_COORDINATE`], or not a unit rotation.
+pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> Result<DistanceOutput, QueryError> {
+    check_transform(&input.transform_a, "transform_a")?;
+    check_transform(&input.transform_b, "transform_b")?;
     let core = world_core_distance(input, cache);
     let (ra, rb) = (input.proxy_a.radius(), input.proxy_b.radius());
     let (point_a, point_b) = if core.distance > 0.0 {
@@ -68,13 +74,13 @@ pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> Distan
     } else {
         (core.point_a, core.point_b)
     };
-    DistanceOutput {
+    Ok(DistanceOutput {
         point_a,
         point_b,
         normal: core.normal,
         distance: (core.distance - ra - rb).max(0.0),
         iterations: core.iterations,
-    }
+    })
 }
 
 /// The closest points of two proxies' cores (radii ignored).
@@ -96,11 +102,54 @@ pub(crate) fn world_core_distance(input: &DistanceInput, cache: &mut SimplexCach
     let relative = input.transform_a.inv_mul(input.transform_b);
     let local_b = input.proxy_b.transformed(relative);
     let mut out = core_distance(input.proxy_a, &local_b, cache);
+    refine_normal(&mut out, input.proxy_a, input.proxy_b, relative);
     let xf = input.transform_a;
     out.point_a = xf.apply(out.point_a);
     out.point_b = xf.apply(out.point_b);
     out.normal = xf.q.rotate(out.normal);
     out
+}
+
+/// When the closest features include an edge, takes the normal from that edge in its own
+/// proxy's coordinates, and rebuilds the distance and closest points on it. A short edge
+/// rebuilt from Minkowski points (differences of coordinates much larger than the edge) has
+/// a direction error of the coordinates' round-off over its length; its own proxy knows it
+/// to float precision of its length. `proxy_b` is untransformed and `relative` maps it into
+/// A's frame, where `out` is expressed.
+fn refine_normal(out: &mut CoreDistance, proxy_a: &ShapeProxy, proxy_b: &ShapeProxy, relative: Transform) {
+    if out.distance <= 0.0 || out.simplex.count != 2 {
+        return;
+    }
+    let (v1, v2) = (out.simplex.v[0], out.simplex.v[1]);
+    let edge_on_b = v1.index_a == v2.index_a;
+    let edge = if edge_on_b {
+        let (b1, b2) = (proxy_b.points()[v1.index_b as usize], proxy_b.points()[v2.index_b as usize]);
+        relative.q.rotate(b2 - b1)
+    } else {
+        // An edge of A (or two parallel edges, A's serving): already in its own frame.
+        proxy_a.points()[v2.index_a as usize] - proxy_a.points()[v1.index_a as usize]
+    };
+    let n = edge.perp().normalize_or_zero();
+    if n == Vec2::ZERO {
+        return;
+    }
+    let n = if n.dot(out.normal) < 0.0 { -n } else { n };
+    let distance = n.dot(v1.w);
+    if distance <= 0.0 {
+        return;
+    }
+    // The lone vertex stays; its partner is its foot on the edge's line.
+    if edge_on_b {
+        out.point_a = v1.a;
+        out.point_b = v1.a + distance * n;
+    } else if v1.index_b == v2.index_b {
+        out.point_b = v1.b;
+        out.point_a = v1.b - distance * n;
+    } else {
+        out.point_b = out.point_a + distance * n;
+    }
+    out.normal = n;
+    out.distance = distance;
 }
 
 /// GJK on two proxies given in the same frame.
@@ -191,31 +240,38 @@ pub struct SegmentDistance {
 /// segments are points.
 ///
 /// In the plane, two segments that do not cross have their closest pair at an endpoint of
-/// one of them; so the answer is the crossing point, or the best of the four
-/// endpoint-to-segment projections. Each projection is computed from the segment's own
-/// edge vector, which keeps it exact for short segments.
-pub fn segment_distance(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> SegmentDistance {
-    let (d1, d2) = (q1 - p1, q2 - p2);
-    // Orientation of each segment's ends relative to the other's line.
-    let (o1, o2) = (d1.perp_dot(p2 - p1), d1.perp_dot(q2 - p1));
-    let (o3, o4) = (d2.perp_dot(p1 - p2), d2.perp_dot(q1 - p2));
-    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
-        let (f1, f2) = (o3 / (o3 - o4), o1 / (o1 - o2));
-        let point = p1 + f1 * d1;
-        return SegmentDistance {
-            closest1: point,
-            closest2: point,
-            fraction1: f1,
-            fraction2: f2,
-            distance_squared: 0.0,
-        };
+/// one of them; so the answer is the best of the four endpoint-to-segment projections and,
+/// when the segments cross, the crossing. Each projection is computed from the segment's
+/// own edge vector, which keeps it exact for short segments, and every answer's fractions
+/// locate its closest points.
+///
+/// Errors: [`QueryError::NonFinite`] or [`QueryError::OutOfRange`] for a point that is not
+/// finite or not within [`crate::settings::MAX_COORDINATE`].
+pub fn segment_distance(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> Result<SegmentDistance, QueryError> {
+    for (what, p) in [("p1", p1), ("q1", q1), ("p2", p2), ("q2", q2)] {
+        check_vector(p, what)?;
     }
-    let candidates = [
+    Ok(closest_segment_points(p1, q1, p2, q2))
+}
+
+/// [`segment_distance`] for points known to be valid.
+pub(crate) fn closest_segment_points(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> SegmentDistance {
+    let (d1, d2) = (q1 - p1, q2 - p2);
+    let mut candidates = [
         (0.0, project(p2, d2, p1)),
         (1.0, project(p2, d2, q1)),
         (project(p1, d1, p2), 0.0),
         (project(p1, d1, q2), 1.0),
+        (0.0, 0.0),
     ];
+    // Orientation of each segment's ends relative to the other's line: a proper crossing
+    // is one more candidate. Nearly parallel segments make its fractions ill-conditioned,
+    // which is harmless: then an endpoint projection is as close and wins.
+    let (o1, o2) = (d1.perp_dot(p2 - p1), d1.perp_dot(q2 - p1));
+    let (o3, o4) = (d2.perp_dot(p1 - p2), d2.perp_dot(q1 - p2));
+    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
+        candidates[4] = ((o3 / (o3 - o4)).clamp(0.0, 1.0), (o1 / (o1 - o2)).clamp(0.0, 1.0));
+    }
     let mut best =
         SegmentDistance { closest1: p1, closest2: p2, fraction1: 0.0, fraction2: 0.0, distance_squared: f32::INFINITY };
     for (f1, f2) in candidates {
@@ -244,7 +300,7 @@ mod tests {
 
     fn distance(a: &ShapeProxy, xa: Transform, b: &ShapeProxy, xb: Transform) -> DistanceOutput {
         let input = DistanceInput { proxy_a: a, transform_a: xa, proxy_b: b, transform_b: xb };
-        shape_distance(&input, &mut SimplexCache::default())
+        shape_distance(&input, &mut SimplexCache::default()).unwrap()
     }
 
     #[test]
@@ -277,22 +333,45 @@ mod tests {
             proxy_b: &a,
             transform_b: Transform::new(Vec2::new(0.2, 3.0), 0.1),
         };
-        let cold = shape_distance(&input, &mut cache);
+        let cold = shape_distance(&input, &mut cache).unwrap();
         input.transform_b = Transform::new(Vec2::new(0.21, 3.0), 0.1);
-        let warm = shape_distance(&input, &mut cache);
+        let warm = shape_distance(&input, &mut cache).unwrap();
         assert!(warm.iterations <= cold.iterations);
         assert!((warm.distance - cold.distance).abs() < 1e-3);
     }
 
     #[test]
+    fn invalid_transforms_and_points_are_errors() {
+        let a = boxed(1.0, 1.0);
+        let mut bad = Transform::IDENTITY;
+        bad.q.c = 2.0;
+        let input = DistanceInput { proxy_a: &a, transform_a: Transform::IDENTITY, proxy_b: &a, transform_b: bad };
+        assert!(shape_distance(&input, &mut SimplexCache::default()).is_err());
+        bad = Transform::new(Vec2::new(f32::NAN, 0.0), 0.0);
+        let input = DistanceInput { transform_b: bad, ..input };
+        assert!(shape_distance(&input, &mut SimplexCache::default()).is_err());
+        assert!(segment_distance(Vec2::ZERO, Vec2::new(1e30, 0.0), Vec2::ONE, Vec2::Y).is_err());
+    }
+
+    #[test]
     fn segments_crossing_parallel_and_apart() {
-        let r = segment_distance(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.5, -1.0), Vec2::new(0.5, 1.0));
+        let r = segment_distance(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.5, -1.0), Vec2::new(0.5, 1.0))
+            .unwrap();
         assert_eq!(r.distance_squared, 0.0);
         assert!((r.closest1 - Vec2::new(0.5, 0.0)).length() < 1e-6);
         assert!((r.fraction1 - 0.75).abs() < 1e-6 && (r.fraction2 - 0.5).abs() < 1e-6);
-        let r = segment_distance(Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(1.0, 0.5), Vec2::new(3.0, 0.5));
+        // Nearly parallel and touching (found by the f64 reference): fractions agree with
+        // the points.
+        let bits = |x: u32| f32::from_bits(x);
+        let (p1, q1) = (Vec2::new(bits(0xbf316775), bits(0x3f63a9ad)), Vec2::new(bits(0xbfab3eb3), bits(0x3fb042e7)));
+        let (p2, q2) = (Vec2::new(bits(0xbf8cbefc), bits(0x3f9931aa)), Vec2::new(bits(0xbf99768c), bits(0x3fa2cff5)));
+        let r = segment_distance(p1, q1, p2, q2).unwrap();
+        assert!(r.distance_squared < 1e-12, "{r:?}");
+        assert!((p1 + r.fraction1 * (q1 - p1) - r.closest1).length() < 1e-6);
+        assert!((p2 + r.fraction2 * (q2 - p2) - r.closest2).length() < 1e-6, "{r:?}");
+        let r = segment_distance(Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(1.0, 0.5), Vec2::new(3.0, 0.5)).unwrap();
         assert!((r.distance_squared - 0.25).abs() < 1e-6);
-        let r = segment_distance(Vec2::ZERO, Vec2::ZERO, Vec2::new(-1.0, 1.0), Vec2::new(1.0, 1.0));
+        let r = segment_distance(Vec2::ZERO, Vec2::ZERO, Vec2::new(-1.0, 1.0), Vec2::new(1.0, 1.0)).unwrap();
         assert!((r.closest2 - Vec2::new(0.0, 1.0)).length() < 1e-6);
     }
 }

@@ -5,6 +5,7 @@
 //! vertices, so the expansion ends, exactly, within 16 insertions.
 
 use super::distance::{DistanceInput, SimplexCache, core_distance};
+use super::error::{QueryError, check_transform};
 use super::proxy::ShapeProxy;
 use super::simplex::{Simplex, SimplexVertex};
 use crate::math::Vec2;
@@ -30,7 +31,16 @@ pub struct Penetration {
 ///
 /// Rounded shapes whose cores are apart are solved exactly from the GJK distance; cores
 /// that overlap go to EPA, started from GJK's final simplex.
-pub fn penetration(input: &DistanceInput) -> Option<Penetration> {
+///
+/// Errors: those of [`shape_distance`](super::shape_distance) for invalid transforms.
+pub fn penetration(input: &DistanceInput) -> Result<Option<Penetration>, QueryError> {
+    check_transform(&input.transform_a, "transform_a")?;
+    check_transform(&input.transform_b, "transform_b")?;
+    Ok(core_penetration(input))
+}
+
+/// [`penetration`] for valid transforms.
+fn core_penetration(input: &DistanceInput) -> Option<Penetration> {
     let xf = input.transform_a;
     let local_b = input.proxy_b.transformed(xf.inv_mul(input.transform_b));
     let core = core_distance(input.proxy_a, &local_b, &mut SimplexCache::default());
@@ -171,10 +181,40 @@ impl Polytope {
         best
     }
 
+    /// Inserts a support point after `at - 1` and keeps the polygon convex: the new point
+    /// can lie beyond the neighboring edges too, and a vertex it leaves reflex would make
+    /// its edges look closer to the origin than the boundary really is.
     fn insert(&mut self, at: usize, vertex: SimplexVertex) {
         self.v.copy_within(at..self.count, at + 1);
         self.v[at] = vertex;
         self.count += 1;
+        // Drop reflex neighbors after the new point, then before it.
+        let mut at = at;
+        for before in [false, true] {
+            while self.count > 3 {
+                let n = self.count;
+                let neighbor = if before { (at + n - 1) % n } else { (at + 1) % n };
+                if !self.is_reflex(neighbor) {
+                    break;
+                }
+                self.remove(neighbor);
+                if neighbor < at {
+                    at -= 1;
+                }
+            }
+        }
+    }
+
+    /// True when vertex `i` does not turn left (counter-clockwise) from its neighbors.
+    fn is_reflex(&self, i: usize) -> bool {
+        let n = self.count;
+        let (prev, here, next) = (self.v[(i + n - 1) % n].w, self.v[i].w, self.v[(i + 1) % n].w);
+        (here - prev).perp_dot(next - here) <= 0.0
+    }
+
+    fn remove(&mut self, i: usize) {
+        self.v.copy_within(i + 1..self.count, i);
+        self.count -= 1;
     }
 
     /// Depth, normal (A to B) and the deepest points from the converged edge.
@@ -202,7 +242,7 @@ mod tests {
     }
 
     fn pen(a: &ShapeProxy, xa: Transform, b: &ShapeProxy, xb: Transform) -> Option<Penetration> {
-        penetration(&DistanceInput { proxy_a: a, transform_a: xa, proxy_b: b, transform_b: xb })
+        penetration(&DistanceInput { proxy_a: a, transform_a: xa, proxy_b: b, transform_b: xb }).unwrap()
     }
 
     #[test]
@@ -231,6 +271,39 @@ mod tests {
         assert!((p.depth - 0.5).abs() < 1e-6 && (p.normal - Vec2::X).length() < 1e-6);
         assert!((p.point_a - Vec2::new(1.0, 0.0)).length() < 1e-6);
         assert!(pen(&c, Transform::IDENTITY, &c, Transform::new(Vec2::new(2.5, 0.0), 0.0)).is_none());
+    }
+
+    /// Found by the f64 reference: a support point beyond the neighboring edges left a
+    /// reflex vertex whose edge passed for the closest, giving 0.226 instead of 0.366.
+    #[test]
+    fn insertion_keeps_the_polytope_convex() {
+        let bits = |x: u32| f32::from_bits(x);
+        let a = ShapeProxy::new(
+            &[
+                Vec2::new(bits(0xbeeaa263), bits(0xbeb3653e)),
+                Vec2::new(bits(0x3f0fb50f), bits(0xbeb3653e)),
+                Vec2::new(bits(0x3f0fb50f), bits(0x3ef10880)),
+                Vec2::new(bits(0xbeeaa263), bits(0x3ef10880)),
+            ],
+            0.0,
+        )
+        .unwrap();
+        let xa = Transform {
+            p: Vec2::new(bits(0xbe2c0a7c), bits(0x3f45fbb7)),
+            q: crate::math::Rot { c: bits(0xbedc22fc), s: bits(0xbf672137) },
+        };
+        let b = ShapeProxy::new(
+            &[Vec2::new(bits(0x3da7b45c), bits(0x3e85e225)), Vec2::new(bits(0x3e240b4a), bits(0xbdebe0ed))],
+            0.0,
+        )
+        .unwrap();
+        let xb = Transform {
+            p: Vec2::new(bits(0xbe2f753a), bits(0x3f460c47)),
+            q: crate::math::Rot { c: bits(0x3f4874bd), s: bits(0x3f1f3a3c) },
+        };
+        let p = pen(&a, xa, &b, xb).unwrap();
+        assert!((p.depth - 0.3662053).abs() < 1e-5, "{p:?}");
+        assert!((p.normal - Vec2::new(0.429_954_4, 0.902_850_6)).length() < 1e-4, "{p:?}");
     }
 
     #[test]

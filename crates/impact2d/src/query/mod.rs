@@ -24,7 +24,10 @@ pub use distance::{DistanceInput, DistanceOutput, SegmentDistance, SimplexCache,
 pub use epa::{Penetration, penetration};
 pub use error::QueryError;
 pub use proxy::ShapeProxy;
-pub use ray::{CastOutput, RayCastInput};
+pub use ray::{
+    CastOutput, RayCastInput, ray_cast_capsule, ray_cast_chain_segment, ray_cast_circle, ray_cast_polygon,
+    ray_cast_segment,
+};
 pub use sat::{SatQuery, polygon_sat};
 pub use shape_cast::{ShapeCastInput, shape_cast};
-pub use toi::{ToiOutput, ToiState, time_of_impact};
+pub use toi::{ToiOutput, ToiState, time_of_impact, time_of_impact_uncertified};

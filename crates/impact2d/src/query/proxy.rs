@@ -3,7 +3,7 @@
 //! Every pairwise query (distance, penetration, shape cast, time of impact) works on
 //! proxies, so one algorithm serves every pair of shape kinds.
 
-use crate::geometry::{GeometryError, Shape};
+use crate::geometry::{GeometryError, Shape, check_point, check_radius};
 use crate::math::{Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
 
@@ -24,25 +24,17 @@ impl ShapeProxy {
     ///
     /// Errors: [`GeometryError::InvalidPointCount`] unless 1 to 8 points are given,
     /// [`GeometryError::NonFinite`] for NaN or infinite input,
+    /// [`GeometryError::TooLarge`] beyond [`crate::settings::MAX_COORDINATE`],
     /// [`GeometryError::InvalidRadius`] for a negative radius.
     pub fn new(points: &[Vec2], radius: f32) -> Result<ShapeProxy, GeometryError> {
         let count = points.len();
         if count == 0 || count > MAX_POLYGON_VERTICES {
             return Err(GeometryError::InvalidPointCount { count, max: MAX_POLYGON_VERTICES });
         }
-        if points.iter().any(|p| !p.is_finite()) {
-            return Err(GeometryError::NonFinite { what: "proxy point" });
+        for &p in points {
+            check_point(p, "proxy point")?;
         }
-        if !radius.is_finite() {
-            return Err(GeometryError::NonFinite { what: "proxy radius" });
-        }
-        if radius < 0.0 {
-            return Err(GeometryError::InvalidRadius {
-                what: "proxy radius",
-                requirement: "zero or positive",
-                value: radius,
-            });
-        }
+        check_radius(radius, "proxy radius", true)?;
         Ok(Self::from_valid(points, radius))
     }
 

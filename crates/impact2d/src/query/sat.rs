@@ -4,6 +4,7 @@
 //! the axes of two convex polygons are their edge normals (Ericson, Real-Time Collision
 //! Detection, 4.4 and 5.2.1).
 
+use super::error::{QueryError, check_transform};
 use crate::geometry::Polygon;
 use crate::math::{Transform, Vec2};
 
@@ -25,7 +26,22 @@ pub struct SatQuery {
 ///
 /// For overlapping polygons this is the exact penetration depth and direction. Radii are
 /// subtracted, so rounded polygons are handled as their cores plus radius. Ties go to A.
-pub fn polygon_sat(poly_a: &Polygon, xf_a: Transform, poly_b: &Polygon, xf_b: Transform) -> SatQuery {
+///
+/// Errors: [`QueryError::NonFinite`] or [`QueryError::OutOfRange`] for a transform that is
+/// not finite, not within [`crate::settings::MAX_COORDINATE`], or not a unit rotation.
+pub fn polygon_sat(
+    poly_a: &Polygon,
+    xf_a: Transform,
+    poly_b: &Polygon,
+    xf_b: Transform,
+) -> Result<SatQuery, QueryError> {
+    check_transform(&xf_a, "xf_a")?;
+    check_transform(&xf_b, "xf_b")?;
+    Ok(sat_query(poly_a, xf_a, poly_b, xf_b))
+}
+
+/// [`polygon_sat`] for valid transforms.
+pub(crate) fn sat_query(poly_a: &Polygon, xf_a: Transform, poly_b: &Polygon, xf_b: Transform) -> SatQuery {
     // Work in A's frame; B's edges are tested with A moved into B's frame.
     let b_in_a = poly_b.transformed(xf_a.inv_mul(xf_b));
     let a_in_b = poly_a.transformed(xf_b.inv_mul(xf_a));

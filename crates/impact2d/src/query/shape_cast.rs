@@ -8,7 +8,7 @@
 //! a face.
 
 use super::distance::{DistanceInput, SimplexCache, world_core_distance};
-use super::error::QueryError;
+use super::error::{QueryError, check_transform, check_vector};
 use super::proxy::ShapeProxy;
 use super::ray::CastOutput;
 use crate::math::{Transform, Vec2};
@@ -46,9 +46,10 @@ const MAX_ITERATIONS: u32 = 32;
 /// to B. A pair already within `target + tolerance` at fraction 0 hits at 0 (with a zero
 /// normal when the cores overlap).
 ///
-/// Errors: [`QueryError::NonFinite`] for non-finite input; [`QueryError::OutOfRange`]
-/// unless `0 <= max_fraction <= 1`, `tolerance > 0` and
-/// `target + tolerance > -(radius_a + radius_b)`.
+/// Errors: [`QueryError::NonFinite`] for non-finite input; [`QueryError::OutOfRange`] for
+/// a transform that is not a unit rotation or not within
+/// [`crate::settings::MAX_COORDINATE`], and unless `0 <= max_fraction <= 1`,
+/// `tolerance > 0` and `target + tolerance > -(radius_a + radius_b)`.
 pub fn shape_cast(input: &ShapeCastInput) -> Result<Option<CastOutput>, QueryError> {
     let (lo, hi) = validate(input)?;
     let aim = 0.5 * (lo + hi);
@@ -83,16 +84,9 @@ pub fn shape_cast(input: &ShapeCastInput) -> Result<Option<CastOutput>, QueryErr
 
 /// Checks the input; returns the band [lo, hi] of core distances to stop in.
 fn validate(input: &ShapeCastInput) -> Result<(f32, f32), QueryError> {
-    let finite = input.transform_a.p.is_finite()
-        && input.transform_a.q.c.is_finite()
-        && input.transform_a.q.s.is_finite()
-        && input.transform_b.p.is_finite()
-        && input.transform_b.q.c.is_finite()
-        && input.transform_b.q.s.is_finite()
-        && input.translation_b.is_finite();
-    if !finite {
-        return Err(QueryError::NonFinite { what: "shape cast transform or translation" });
-    }
+    check_transform(&input.transform_a, "transform_a")?;
+    check_transform(&input.transform_b, "transform_b")?;
+    check_vector(input.translation_b, "translation_b")?;
     for (what, value) in
         [("max_fraction", input.max_fraction), ("target", input.target), ("tolerance", input.tolerance)]
     {

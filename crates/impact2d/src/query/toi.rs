@@ -66,6 +66,9 @@ const RELAX_AFTER_HALVINGS: u32 = 12;
 const CERTIFY_DEPTH: u32 = 4;
 /// Halvings allowed in one query before it gives up with `Failed`.
 const MAX_SUBDIVISIONS: u32 = 256;
+/// Root-finder iterations allowed in one query before it gives up with `Failed`, so that
+/// a hopeless sweep (thousands of turns per step) costs a bounded amount.
+const MAX_TOTAL_ROOT_ITERATIONS: u32 = 1000;
 
 /// The first time in [0, `t_max`] at which the surface gap (meters) between two moving
 /// shapes comes within `tolerance` of `target`, by certified bilateral advancement.
@@ -94,7 +97,25 @@ pub fn time_of_impact(
     target: f32,
     tolerance: f32,
 ) -> Result<ToiOutput, QueryError> {
-    Ok(ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?.solve())
+    Ok(ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?.solve(true))
+}
+
+/// Bilateral advancement as the peers run it (Box2D v3, and parry's port used by rapier and
+/// avian): the same algorithm as [`time_of_impact`] without the rotation certificate, so a
+/// shape that turns into the other and out again within a look-ahead interval is missed.
+/// For comparison in tests and benchmarks; use [`time_of_impact`].
+///
+/// Errors: those of [`time_of_impact`].
+pub fn time_of_impact_uncertified(
+    proxy_a: &ShapeProxy,
+    sweep_a: &Sweep,
+    proxy_b: &ShapeProxy,
+    sweep_b: &Sweep,
+    t_max: f32,
+    target: f32,
+    tolerance: f32,
+) -> Result<ToiOutput, QueryError> {
+    Ok(ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?.solve(false))
 }
 
 /// The target band in core distance (radii added back): a hit lands in [floor, hi], and
@@ -194,7 +215,8 @@ impl<'a> ToiQuery<'a> {
         d.distance == 0.0 || d.distance < self.total_radius
     }
 
-    fn solve(&self) -> ToiOutput {
+    /// Runs bilateral advancement, with or without certifying each advance.
+    fn solve(&self, certified: bool) -> ToiOutput {
         let motion = MotionBound::new((self.proxy_a, &self.sweep_a), (self.proxy_b, &self.sweep_b));
         let mut out = ToiOutput::start();
         let mut cache = SimplexCache::default();
@@ -212,7 +234,7 @@ impl<'a> ToiQuery<'a> {
             if t1 >= self.t_max {
                 return out.ended(ToiState::Separated, self.t_max);
             }
-            if out.iterations >= TOI_MAX_ITERATIONS {
+            if out.iterations >= TOI_MAX_ITERATIONS || out.root_iterations > MAX_TOTAL_ROOT_ITERATIONS {
                 return out.ended(ToiState::Failed, t1);
             }
             let f = SeparationFunction::new(
@@ -231,7 +253,14 @@ impl<'a> ToiQuery<'a> {
                     Step::Unresolved(t2) => (t2, None),
                     Step::Reach(t2, m) => {
                         let axes = [d.normal, m.axis];
-                        let cert = self.certify(&motion, &mut start_poses, (t1, xa, xb), (t2, m.xf_a, m.xf_b), &axes);
+                        let cert = self.certify(
+                            certified,
+                            &motion,
+                            &mut start_poses,
+                            (t1, xa, xb),
+                            (t2, m.xf_a, m.xf_b),
+                            &axes,
+                        );
                         if cert.floor >= self.band.lo {
                             break (t2, Some(m));
                         }
@@ -253,7 +282,7 @@ impl<'a> ToiQuery<'a> {
                 }
                 halvings += 1;
                 out.subdivisions += 1;
-                if out.subdivisions > MAX_SUBDIVISIONS {
+                if out.subdivisions > MAX_SUBDIVISIONS || out.root_iterations > MAX_TOTAL_ROOT_ITERATIONS {
                     return out.ended(ToiState::Failed, t1);
                 }
                 horizon = t1 + 0.5 * (t2 - t1);
@@ -308,6 +337,7 @@ impl<'a> ToiQuery<'a> {
     /// normal at t1 or the separation axis at t2, refined on halves of the interval.
     fn certify(
         &self,
+        certified: bool,
         motion: &MotionBound,
         start_poses: &mut Option<PoseSet>,
         (t1, xa1, xb1): (f32, Transform, Transform),
@@ -315,7 +345,7 @@ impl<'a> ToiQuery<'a> {
         axes: &[Vec2; 2],
     ) -> Certificate {
         let clear = Certificate { floor: f32::INFINITY, reached: t2 };
-        if !motion.rotates() {
+        if !certified || !motion.rotates() {
             return clear;
         }
         let circles = motion.circle_bound(t1, t2);
@@ -372,11 +402,11 @@ impl ToiOutput {
 /// start in [-pi, pi], so that f32 keeps its precision far from the world origin and after
 /// many turns.
 fn rebase(sweep: &Sweep, origin: Vec2) -> Sweep {
-    use std::f32::consts::TAU;
-    // Whole turns by truncation (f32::round is a libm call); saturates instead of panicking.
-    let x = sweep.a1 * (1.0 / TAU);
-    let turns = (x + 0.5f32.copysign(x)) as i32 as f32 * TAU;
-    Sweep { a1: sweep.a1 - turns, a2: sweep.a2 - turns, ..sweep.rebased(origin) }
+    // In f64 so that even huge angles reduce exactly and keep their difference.
+    let (a1, a2) = (sweep.a1 as f64, sweep.a2 as f64);
+    let start = a1.rem_euclid(std::f64::consts::TAU);
+    let start = if start > std::f64::consts::PI { start - std::f64::consts::TAU } else { start };
+    Sweep { a1: start as f32, a2: (start + (a2 - a1)) as f32, ..sweep.rebased(origin) }
 }
 
 #[cfg(test)]
@@ -412,7 +442,7 @@ mod tests {
     }
 
     #[test]
-    fn rod_spinning_through_a_box_and_out_again_is_a_hit() {
+    fn rod_spinning_through_a_box_and_out_again_is_a_hit_that_the_peers_miss() {
         // A 3 m rod, 2 cm thick, turning a half turn in one step about its center above a
         // box's corner: its tip sweeps through the box at mid-step and is clear at both
         // ends. Checking only the end pose would call this separated.
@@ -424,6 +454,8 @@ mod tests {
         assert_eq!(out.state, ToiState::Hit, "{out:?}");
         assert!(out.t > 0.0 && out.t < 0.5);
         assert!(out.subdivisions > 0);
+        let peers = time_of_impact_uncertified(&block, &still, &rod, &spin, 1.0, TOI_TARGET, TOI_TOLERANCE).unwrap();
+        assert_eq!(peers.state, ToiState::Separated, "{peers:?}");
     }
 
     #[test]
@@ -435,6 +467,26 @@ mod tests {
         let away = moving(Vec2::new(3.0, 0.0), Vec2::new(6.0, 0.0), 0.0, 1.0);
         let out = toi(&a, &still, &a, &away);
         assert_eq!((out.state, out.t), (ToiState::Separated, 1.0));
+    }
+
+    #[test]
+    fn huge_angles_are_reduced_exactly_and_cost_a_bounded_amount() {
+        let a = rect(1.0, 1.0);
+        let still = Sweep::fixed(Transform::IDENTITY);
+        // A million radians of absolute angle: the same motion as from its remainder.
+        let (big, turn) = (1.0e6f32, 0.25f32);
+        let rest = (big as f64).rem_euclid(std::f64::consts::TAU) as f32;
+        let near = moving(Vec2::new(0.0, 5.0), Vec2::new(0.0, 1.0), rest, rest + turn);
+        let far = Sweep { a1: big, a2: big + turn, ..near };
+        let (o1, o2) = (toi(&a, &still, &a, &near), toi(&a, &still, &a, &far));
+        assert_eq!(o1.state, ToiState::Hit);
+        assert!((o1.t - o2.t).abs() < 1e-4, "{o1:?} {o2:?}");
+        // An absurd spin gives up within the budget, at a safe time.
+        let absurd = Sweep { a1: 1.0e30, a2: -1.0e30, ..near };
+        let out = toi(&a, &still, &a, &absurd);
+        let one_proposal = MAX_POLYGON_VERTICES as u32 * TOI_MAX_ROOT_ITERATIONS;
+        assert!(out.root_iterations <= MAX_TOTAL_ROOT_ITERATIONS + one_proposal, "{out:?}");
+        assert!(out.t.is_finite() && out.point.is_finite());
     }
 
     #[test]
