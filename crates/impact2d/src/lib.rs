@@ -3,16 +3,18 @@
 //! A 2D rigid-body collision library whose promise is that nothing tunnels: every collision
 //! within a time step is found at the right time, including fast-rotating thin shapes.
 //!
-//! The modules follow the pipeline: [`math`] → [`geometry`] → [`query`].
+//! The modules follow the pipeline: [`math`] → [`geometry`] → [`query`] → [`narrow_phase`].
 //! Units are meters, kilograms, seconds and radians; y is up; polygons are counter-clockwise.
 
 #![warn(missing_docs)]
 
 pub mod geometry;
 pub mod math;
+pub mod narrow_phase;
 pub mod query;
 pub mod settings;
 
 pub use geometry::*;
 pub use math::{Rot, Sweep, Transform, Vec2};
+pub use narrow_phase::{FeatureId, Manifold, ManifoldPoint, collide};
 pub use query::*;

@@ -44,3 +44,24 @@ pub const GJK_MAX_ITERATIONS: u32 = 30;
 /// The most steps of conservative advancement before it reports `Failed`. Its worst case
 /// (a shape pivoting just above another) takes hundreds of steps.
 pub const CA_MAX_ITERATIONS: u32 = 1000;
+
+/// The gap (meters) between two cores under which the narrow phase treats them as touching:
+/// the contact normal then comes from the separating axis test (whose face normal is exact
+/// for overlap) instead of the closest features, whose direction is not well defined at such
+/// small gaps. Within this band, a vertex-vertex contact's separation is the SAT lower bound.
+pub const MANIFOLD_TOUCHING_GAP: f32 = 0.01 * LINEAR_SLOP;
+
+/// How much better (meters) a face of B must separate than A's best face for B's face to
+/// become the reference face of touching or overlapping polygons. Favoring A keeps the
+/// normal from flipping between two nearly equal faces from one step to the next; the
+/// reported overlap may then be deeper than the exact one by up to this much.
+pub const MANIFOLD_REFERENCE_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
+
+/// Two contact points of a manifold closer than this (meters) along the reference face merge
+/// into the deeper one: a sliver of face overlap makes one point, not two coincident ones.
+pub const MANIFOLD_MERGE_DISTANCE: f32 = 0.1 * LINEAR_SLOP;
+
+/// The angular tolerance of chain segments (the sine of the angle, about 0.57°): a joint
+/// turning less than this is straight (shapes slide across it on the segment normal), and a
+/// contact normal this close to the segment normal is a face contact.
+pub const CHAIN_ANGLE_TOLERANCE: f32 = 0.01;

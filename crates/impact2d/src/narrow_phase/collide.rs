@@ -1,0 +1,85 @@
+//! The pair dispatch: the manifold of any two shapes.
+
+use super::chains::collide_chain_segment;
+use super::circles::{circles, core_and_circle};
+use super::core::Convex;
+use super::manifold::{Frame, Manifold};
+use super::polygons::collide_cores;
+use crate::geometry::Shape;
+use crate::math::{Transform, Vec2};
+
+/// The contact manifold of `shape_a` placed by `xf_a` and `shape_b` placed by `xf_b`, for
+/// every pair of shape kinds.
+///
+/// Points whose separation (meters) is at most `speculative_distance` are kept, overlapping
+/// ones (negative separation) and speculative ones (positive) alike; a pair farther apart
+/// gives an empty manifold. The world passes
+/// [`SPECULATIVE_DISTANCE`](crate::settings::SPECULATIVE_DISTANCE); a negative or NaN
+/// distance counts as zero. The normal goes from A to B; a manifold has at most two points.
+///
+/// * Circles meet anything at one point, the closest points of the cores.
+/// * Polygons, capsules and segments are rounded convex polygons (a capsule or segment has
+///   two vertices): separating axes, exact closest features when the cores are apart, and
+///   reference/incident face clipping, so a face lying on a face gives two points and a
+///   corner one.
+/// * A chain segment is one-sided and uses its ghost vertices so that shapes do not catch
+///   on the joints of a chain (see [`narrow_phase`](crate::narrow_phase)). Two chain
+///   segments collide as a chain segment against a plain segment that must face it.
+///
+/// Never panics and never returns NaN: non-finite transforms give an empty manifold. The
+/// early out on bounding boxes farther apart than the speculative distance is the caller's.
+///
+/// Source: the manifold functions per pair of Catto's Box2D v3 (`manifold.c`); Ericson,
+/// Real-Time Collision Detection, chapters 4 and 5.
+pub fn collide(
+    shape_a: &Shape,
+    xf_a: Transform,
+    shape_b: &Shape,
+    xf_b: Transform,
+    speculative_distance: f32,
+) -> Manifold {
+    if !(is_finite(xf_a) && is_finite(xf_b)) {
+        return Manifold::EMPTY;
+    }
+    // NaN and negative distances count as zero.
+    let speculative = if speculative_distance > 0.0 { speculative_distance.min(f32::MAX) } else { 0.0 };
+    match (shape_a, shape_b) {
+        (Shape::ChainSegment(a), _) => collide_chain_segment(a, xf_a, shape_b, xf_b, speculative),
+        (_, Shape::ChainSegment(b)) => collide_chain_segment(b, xf_b, shape_a, xf_a, speculative).flipped(),
+        (_, Shape::Circle(_)) => collide_convex(shape_a, xf_a, shape_b, xf_b, speculative),
+        (Shape::Circle(_), _) => collide_convex(shape_b, xf_b, shape_a, xf_a, speculative).flipped(),
+        _ => collide_convex(shape_a, xf_a, shape_b, xf_b, speculative),
+    }
+}
+
+/// A circle, capsule, segment or polygon A against a circle or any core B. A is a circle
+/// only when B is one too.
+fn collide_convex(shape_a: &Shape, xf_a: Transform, shape_b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
+    let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
+    let a = Convex::of(shape_a, frame.local_a());
+    let b = Convex::of(shape_b, frame.local(xf_b));
+    let local = match (&a, &b) {
+        (Convex::Circle(ca, ra), Convex::Circle(cb, rb)) => circles(*ca, *ra, *cb, *rb, speculative),
+        (Convex::Core(core), Convex::Circle(center, radius)) => core_and_circle(core, *center, *radius, speculative),
+        (Convex::Core(core_a), Convex::Core(core_b)) => collide_cores(core_a, core_b, speculative),
+        // Not reached: the dispatch puts a circle in A only against a circle.
+        (Convex::Circle(..), Convex::Core(_)) => return Manifold::EMPTY,
+    };
+    frame.finish(&local)
+}
+
+/// A point of the shape (body coordinates) to center the pair's local frame on, so that
+/// f32 keeps its precision far from the origin.
+fn local_origin(shape: &Shape) -> Vec2 {
+    match shape {
+        Shape::Circle(c) => c.center(),
+        Shape::Capsule(c) => c.center1(),
+        Shape::Polygon(p) => p.vertices()[0],
+        Shape::Segment(s) => s.point1(),
+        Shape::ChainSegment(c) => c.segment().point1(),
+    }
+}
+
+fn is_finite(xf: Transform) -> bool {
+    xf.p.is_finite() && xf.q.c.is_finite() && xf.q.s.is_finite()
+}

@@ -1,0 +1,149 @@
+//! Shapes as seen by the pair functions, in the local frame of a pair: a circle is a point
+//! with a radius; polygons, capsules and segments are polygon cores with a radius (a capsule
+//! or segment is a two-vertex polygon whose two edges are the segment walked both ways).
+
+use crate::geometry::{Polygon, Shape};
+use crate::math::{Transform, Vec2};
+use crate::settings::MAX_POLYGON_VERTICES;
+
+/// A convex polygon core of 2 to 8 vertices, counter-clockwise, inflated by `radius`, in
+/// the local frame of a pair. `normals[i]` is the outward unit normal of the edge from
+/// `vertices[i]` to `vertices[i + 1]`. With two vertices the edges are `0 → 1` and `1 → 0`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Core {
+    pub vertices: [Vec2; MAX_POLYGON_VERTICES],
+    pub normals: [Vec2; MAX_POLYGON_VERTICES],
+    pub count: usize,
+    /// Rounding radius (meters).
+    pub radius: f32,
+    /// Area centroid of the core (a two-vertex core: its midpoint).
+    pub centroid: Vec2,
+}
+
+/// A shape in the local frame of a pair.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Convex {
+    /// A circle: center (local frame) and radius (meters).
+    Circle(Vec2, f32),
+    /// Anything with corners or a core segment.
+    Core(Core),
+}
+
+impl Convex {
+    /// `shape` placed in the local frame by `xf` (its body coordinates → local).
+    pub fn of(shape: &Shape, xf: Transform) -> Convex {
+        match shape {
+            Shape::Circle(c) => Convex::Circle(xf.apply(c.center()), c.radius()),
+            Shape::Capsule(c) => Convex::Core(Core::segment(c.center1(), c.center2(), c.radius(), xf)),
+            Shape::Polygon(p) => Convex::Core(Core::polygon(p, xf)),
+            Shape::Segment(s) => Convex::Core(Core::segment(s.point1(), s.point2(), 0.0, xf)),
+            Shape::ChainSegment(c) => Convex::Core(Core::segment(c.segment().point1(), c.segment().point2(), 0.0, xf)),
+        }
+    }
+
+    /// The center of mass of the shape's area (local frame), used by one-sided tests.
+    pub fn centroid(&self) -> Vec2 {
+        match self {
+            Convex::Circle(center, _) => *center,
+            Convex::Core(core) => core.centroid,
+        }
+    }
+}
+
+impl Core {
+    /// The core of polygon `p` mapped by `xf`.
+    pub fn polygon(p: &Polygon, xf: Transform) -> Core {
+        let mut core = Core {
+            vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            count: p.vertices().len(),
+            radius: p.radius(),
+            centroid: xf.apply(p.centroid()),
+        };
+        for (i, (&v, &n)) in p.vertices().iter().zip(p.normals()).enumerate() {
+            core.vertices[i] = xf.apply(v);
+            core.normals[i] = xf.q.rotate(n);
+        }
+        core
+    }
+
+    /// The two-vertex core of the segment `p1`–`p2` (body coordinates, mapped by `xf`)
+    /// with `radius`. Edge 0 runs from `p1` to `p2`; its normal is the right perpendicular
+    /// of that direction (a chain segment's colliding side).
+    pub fn segment(p1: Vec2, p2: Vec2, radius: f32, xf: Transform) -> Core {
+        let (a, b) = (xf.apply(p1), xf.apply(p2));
+        let d = b - a;
+        let normal = Vec2::new(d.y, -d.x).normalize();
+        let mut core = Core {
+            vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            count: 2,
+            radius,
+            centroid: 0.5 * (a + b),
+        };
+        core.vertices[0] = a;
+        core.vertices[1] = b;
+        core.normals[0] = normal;
+        core.normals[1] = -normal;
+        core
+    }
+
+    /// The index of the vertex after `i`.
+    #[inline]
+    pub fn next(&self, i: usize) -> usize {
+        if i + 1 < self.count { i + 1 } else { 0 }
+    }
+
+    /// True for a capsule or segment core.
+    #[inline]
+    pub fn is_segment(&self) -> bool {
+        self.count == 2
+    }
+
+    /// The vertex of the core deepest along `-normal` relative to `origin`: its index and
+    /// signed distance `normal · (v - origin)`.
+    pub fn deepest(&self, normal: Vec2, origin: Vec2) -> (usize, f32) {
+        let mut best = (0, f32::INFINITY);
+        for (i, &v) in self.vertices[..self.count].iter().enumerate() {
+            let s = normal.dot(v - origin);
+            if s < best.1 {
+                best = (i, s);
+            }
+        }
+        best
+    }
+
+    /// The edge whose normal is most anti-parallel to `normal`: the incident edge for a
+    /// reference face with that normal. It holds the vertex deepest along `-normal`.
+    pub fn incident_edge(&self, normal: Vec2) -> usize {
+        let mut best = (0, f32::INFINITY);
+        for (i, &n) in self.normals[..self.count].iter().enumerate() {
+            let d = normal.dot(n);
+            if d < best.1 {
+                best = (i, d);
+            }
+        }
+        best.0
+    }
+
+    /// Of the two edges of a segment core, the one whose normal faces `direction`; any
+    /// other core keeps `edge`.
+    #[inline]
+    pub fn edge_facing(&self, edge: usize, direction: Vec2) -> usize {
+        if self.is_segment() && self.normals[edge].dot(direction) < 0.0 { 1 - edge } else { edge }
+    }
+}
+
+/// The edge of `reference` whose line is farthest from `other`'s core: for each edge, the
+/// least signed distance of a vertex of `other` to the edge's line; the greatest of these
+/// (the separating axis test restricted to `reference`'s edge normals).
+pub(crate) fn max_separation(reference: &Core, other: &Core) -> (usize, f32) {
+    let mut best = (0, f32::NEG_INFINITY);
+    for i in 0..reference.count {
+        let (_, s) = other.deepest(reference.normals[i], reference.vertices[i]);
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best
+}

@@ -1,0 +1,193 @@
+//! Polygon cores against polygon cores: polygons, capsules and segments, each as a rounded
+//! convex polygon (a capsule or segment has two vertices).
+//!
+//! Algorithm (after Catto's `b2CollidePolygons` in Box2D v3; Ericson, Real-Time Collision
+//! Detection, 4.4 and 5.1.9):
+//! 1. Separating axis test on the edge normals of both cores. A separation beyond the radii
+//!    plus the speculative distance is an early out (the SAT separation is a lower bound on
+//!    the distance).
+//! 2. Cores apart (by more than [`MANIFOLD_TOUCHING_GAP`]): the closest features are found
+//!    exactly. The face whose line is farthest from the other core is adjacent to the
+//!    closest vertex of the cores' Minkowski difference, so the closest features lie on the
+//!    edge of greatest separation of one core and the incident edge (the most anti-parallel
+//!    one) of the other; both such pairs are measured with segment distance and the closer
+//!    one kept. Two vertices closest: one point along the line between them. A vertex closest
+//!    to an edge's interior: that edge is the reference face and the other core's incident
+//!    edge is clipped against it (two points when the faces are parallel, one at a corner).
+//!    Two segment cores (capsules, segments) skip the SAT: parallel segments have no area
+//!    between them and their normals miss the axis that separates collinear ones, so their
+//!    closest points are computed directly.
+//! 3. Cores touching or overlapping: the SAT separation is the exact depth. The reference
+//!    face is A's best edge unless B's is better by [`MANIFOLD_REFERENCE_TOLERANCE`] (so the
+//!    normal does not flip between nearly equal faces); the incident edge is clipped
+//!    against it.
+//!
+//! Rounded shapes are their cores plus radius: separations subtract both radii and points
+//! sit midway between the rounded surfaces.
+
+use super::clip::clip_faces;
+use super::core::{Core, max_separation};
+use super::manifold::{LocalManifold, LocalPoint, feature_id, is_within};
+use crate::math::Vec2;
+use crate::query::{SegmentDistance, segment_distance};
+use crate::settings::{MANIFOLD_REFERENCE_TOLERANCE, MANIFOLD_TOUCHING_GAP};
+
+/// The manifold of two cores in the same local frame (the normal from `a` to `b`); points
+/// farther apart than `speculative` (meters) are dropped.
+pub(crate) fn collide_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold {
+    if a.is_segment() && b.is_segment() {
+        return collide_segment_cores(a, b, speculative);
+    }
+    let (edge_a, separation_a) = max_separation(a, b);
+    let (edge_b, separation_b) = max_separation(b, a);
+    let limit = a.radius + b.radius + speculative;
+    if !(is_within(separation_a, limit) && is_within(separation_b, limit)) {
+        return LocalManifold::EMPTY;
+    }
+    if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
+        let Some(pair_a) = edge_pair(a, edge_a, b, false) else { return LocalManifold::EMPTY };
+        // Faces lying on each other make the same pair both ways: measure it once.
+        let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normals[edge_b]) == edge_a;
+        let pair = if same {
+            pair_a
+        } else {
+            match edge_pair(b, edge_b, a, true) {
+                Some(pair_b) if pair_b.closest.distance_squared < pair_a.closest.distance_squared => pair_b,
+                _ => pair_a,
+            }
+        };
+        closest_features(&pair, speculative)
+    } else {
+        touching_cores(a, edge_a, separation_a, b, edge_b, separation_b, speculative)
+    }
+}
+
+/// Two segment cores (capsules, segments): their closest points are found directly, since
+/// their edge normals miss the axis that separates collinear segments.
+fn collide_segment_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold {
+    let Ok(closest) = segment_distance(a.vertices[0], a.vertices[1], b.vertices[0], b.vertices[1]) else {
+        return LocalManifold::EMPTY;
+    };
+    if closest.distance_squared > MANIFOLD_TOUCHING_GAP * MANIFOLD_TOUCHING_GAP {
+        let pair = EdgePair { reference: a, reference_edge: 0, incident: b, incident_edge: 0, flip: false, closest };
+        return closest_features(&pair, speculative);
+    }
+    // Crossing or touching: the two normals are the separating axes (a parallelogram).
+    let (edge_a, separation_a) = max_separation(a, b);
+    let (edge_b, separation_b) = max_separation(b, a);
+    touching_cores(a, edge_a, separation_a, b, edge_b, separation_b, speculative)
+}
+
+/// Cores touching or overlapping: the face of least penetration (A's unless B's is better by
+/// the reference tolerance) is the reference, and the other core's incident edge is clipped.
+fn touching_cores(
+    a: &Core,
+    edge_a: usize,
+    separation_a: f32,
+    b: &Core,
+    edge_b: usize,
+    separation_b: f32,
+    speculative: f32,
+) -> LocalManifold {
+    let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
+    let (reference, edge, incident) = if flip { (b, edge_b, a) } else { (a, edge_a, b) };
+    let incident_edge = incident.incident_edge(reference.normals[edge]);
+    let manifold = clip_faces(reference, edge, incident, incident_edge, flip, speculative);
+    if manifold.count > 0 { manifold } else { deepest_point(reference, edge, incident, flip, speculative) }
+}
+
+/// Which edges of two cores hold their closest features, and how they relate.
+struct EdgePair<'a> {
+    reference: &'a Core,
+    reference_edge: usize,
+    incident: &'a Core,
+    incident_edge: usize,
+    /// True when `reference` is B.
+    flip: bool,
+    closest: SegmentDistance,
+}
+
+/// The manifold of two cores that are apart, from the closest points of the edges that hold
+/// their closest features.
+fn closest_features(pair: &EdgePair, speculative: f32) -> LocalManifold {
+    let distance = pair.closest.distance_squared.sqrt();
+    let radius = pair.reference.radius + pair.incident.radius;
+    if !is_within(distance - radius, speculative) {
+        return LocalManifold::EMPTY;
+    }
+    let at_end = |f: f32| f == 0.0 || f == 1.0;
+    let c = pair.closest;
+    let manifold = match (at_end(c.fraction1), at_end(c.fraction2)) {
+        // Two vertices are closest: one point, below.
+        (true, true) => LocalManifold::EMPTY,
+        // The reference edge's interior is closest: its face meets the other core.
+        (false, _) => face_contact(
+            pair.reference,
+            pair.reference_edge,
+            pair.incident,
+            c.closest2 - c.closest1,
+            pair.flip,
+            speculative,
+        ),
+        // The incident edge's interior is closest to a reference vertex: its face is the reference.
+        (true, false) => face_contact(
+            pair.incident,
+            pair.incident_edge,
+            pair.reference,
+            c.closest1 - c.closest2,
+            !pair.flip,
+            speculative,
+        ),
+    };
+    if manifold.count > 0 { manifold } else { closest_point(pair, distance, speculative) }
+}
+
+/// Edge `edge` of `reference` and the incident edge of `incident` for its normal, with the
+/// closest points of the two edges; `None` for coordinates that are not finite or beyond
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE).
+fn edge_pair<'a>(reference: &'a Core, edge: usize, incident: &'a Core, flip: bool) -> Option<EdgePair<'a>> {
+    let incident_edge = incident.incident_edge(reference.normals[edge]);
+    let (r1, r2) = (reference.vertices[edge], reference.vertices[reference.next(edge)]);
+    let (i1, i2) = (incident.vertices[incident_edge], incident.vertices[incident.next(incident_edge)]);
+    let closest = segment_distance(r1, r2, i1, i2).ok()?;
+    Some(EdgePair { reference, reference_edge: edge, incident, incident_edge, flip, closest })
+}
+
+/// The face contact of edge `edge` of `face` (the one facing `toward`, for a segment core)
+/// with the incident edge of `other`.
+fn face_contact(face: &Core, edge: usize, other: &Core, toward: Vec2, flip: bool, speculative: f32) -> LocalManifold {
+    let edge = face.edge_facing(edge, toward);
+    let incident_edge = other.incident_edge(face.normals[edge]);
+    clip_faces(face, edge, other, incident_edge, flip, speculative)
+}
+
+/// One point between the closest features of an edge pair (`distance` apart, meters): for
+/// two closest vertices, or when clipping found nothing within the speculative distance.
+fn closest_point(pair: &EdgePair, distance: f32, speculative: f32) -> LocalManifold {
+    let (r, i, c) = (pair.reference, pair.incident, &pair.closest);
+    let separation = distance - r.radius - i.radius;
+    if !is_within(separation, speculative) || !is_within(f32::MIN_POSITIVE, distance) {
+        return LocalManifold::EMPTY;
+    }
+    let normal = (c.closest2 - c.closest1) / distance;
+    let point = 0.5 * ((c.closest1 + normal * r.radius) + (c.closest2 - normal * i.radius));
+    let vertex_r = if c.fraction1 < 0.5 { pair.reference_edge } else { r.next(pair.reference_edge) };
+    let vertex_i = if c.fraction2 < 0.5 { pair.incident_edge } else { i.next(pair.incident_edge) };
+    let manifold = LocalManifold::single(normal, LocalPoint { point, separation, id: feature_id(vertex_r, vertex_i) });
+    if pair.flip { manifold.flipped() } else { manifold }
+}
+
+/// One point at the incident core's deepest vertex below reference edge `edge`: the
+/// contact of overlapping cores whose incident edge misses the reference face's slab.
+fn deepest_point(reference: &Core, edge: usize, incident: &Core, flip: bool, speculative: f32) -> LocalManifold {
+    let normal = reference.normals[edge];
+    let (vertex, s) = incident.deepest(normal, reference.vertices[edge]);
+    let separation = s - reference.radius - incident.radius;
+    if !is_within(separation, speculative) {
+        return LocalManifold::EMPTY;
+    }
+    let p = incident.vertices[vertex];
+    let point = p + normal * (0.5 * (reference.radius - incident.radius - s));
+    let manifold = LocalManifold::single(normal, LocalPoint { point, separation, id: feature_id(edge, vertex) });
+    if flip { manifold.flipped() } else { manifold }
+}
