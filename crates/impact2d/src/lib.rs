@@ -8,11 +8,13 @@
 
 #![warn(missing_docs)]
 
+pub mod broad_phase;
 pub mod geometry;
 pub mod math;
 pub mod query;
 pub mod settings;
 
+pub use broad_phase::{BroadPhase, DynamicTree, SortAndSweep};
 pub use geometry::*;
 pub use math::{Rot, Sweep, Transform, Vec2};
 pub use query::*;

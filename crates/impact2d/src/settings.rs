@@ -35,3 +35,8 @@ pub const TOI_MAX_ROOT_ITERATIONS: u32 = 50;
 
 /// The most iterations of the GJK distance loop (each one is a support point query).
 pub const GJK_MAX_ITERATIONS: u32 = 30;
+
+/// A fat AABB that has grown beyond its shape's tight AABB enlarged by this many
+/// [`AABB_MARGIN`]s (after the shape moved fast, then slowed down) is shrunk back to the tight
+/// AABB plus one margin, so that slow proxies do not keep oversized boxes in the broad phase.
+pub const AABB_SHRINK_FACTOR: f32 = 4.0;
