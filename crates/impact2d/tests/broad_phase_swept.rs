@@ -17,7 +17,7 @@ struct Proxy {
 }
 
 fn accept(pair: &ProxyPair) -> bool {
-    (pair.user_a + pair.user_b) % 5 != 0
+    !(pair.user_a + pair.user_b).is_multiple_of(5)
 }
 
 #[test]
