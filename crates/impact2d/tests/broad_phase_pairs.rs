@@ -187,6 +187,35 @@ fn same_input_gives_the_same_output() {
 }
 
 #[test]
+fn threads_do_not_change_the_output() {
+    let run = |threads: usize| {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let mut bp = BroadPhase::new();
+        bp.set_threads(threads);
+        let (mut proxies, mut next_user) = (Vec::new(), 0);
+        let mut log = Vec::new();
+        for step in 0..8 {
+            churn(&mut rng, &mut bp, &mut proxies, &mut next_user, 120.0, 8000);
+            if step % 2 == 0 {
+                // Move most proxies, so that the update has thousands of queries to share.
+                for p in proxies.iter_mut() {
+                    p.tight = p.tight.translated(Vec2::new(rng.random_range(-0.3..0.3), 0.2));
+                    bp.move_proxy(p.key, p.tight).unwrap();
+                }
+            }
+            let changes = bp.update_pairs(accept);
+            log.push((changes.begun.to_vec(), changes.ended.to_vec()));
+        }
+        assert_eq!(bp.live_pairs().iter().copied().collect::<BTreeSet<_>>(), brute_force(&bp, &proxies));
+        log
+    };
+    let single = run(1);
+    assert!(single.iter().map(|(b, e)| b.len() + e.len()).sum::<usize>() > 10_000);
+    assert_eq!(run(2), single);
+    assert_eq!(run(3), single);
+}
+
+#[test]
 fn the_order_does_not_depend_on_the_tree() {
     // The same proxies, inserted in two different orders into trees of different shapes
     // (one rebuilt), give the same pairs in the same order.

@@ -157,6 +157,9 @@ pub(crate) struct ProxyState {
 
 const UNUSED: ProxyState = ProxyState { filter: Filter { category_bits: 0, mask_bits: 0 }, fast: NULL };
 
+/// The fewest queries per thread for [`BroadPhase::set_threads`] to use another thread.
+const MIN_QUERIES_PER_THREAD: usize = 1024;
+
 /// A proxy waiting to query: its raw key and fat AABB; `raw == NULL` once it was removed.
 #[derive(Clone, Copy, Debug)]
 struct MoveEntry {
@@ -183,8 +186,12 @@ pub struct BroadPhase {
     pub(crate) states: [Vec<ProxyState>; 3],
     move_buffer: Vec<MoveEntry>,
     epoch: u32,
-    pair_set: PairSet,
+    /// Raw keys hold the kind in their 2 low bits.
+    pair_set: PairSet<2>,
     found: Vec<u64>,
+    /// The keys found by the helper threads of an update.
+    found_parts: Vec<Vec<u64>>,
+    threads: usize,
     order: Vec<u64>,
     begun: Vec<ProxyPair>,
     pub(crate) fast: Vec<FastProxy>,
@@ -213,6 +220,8 @@ impl BroadPhase {
             epoch: 1,
             pair_set: PairSet::default(),
             found: Vec::new(),
+            found_parts: Vec::new(),
+            threads: 1,
             order: Vec::new(),
             begun: Vec::new(),
             fast: Vec::new(),
@@ -252,7 +261,7 @@ impl BroadPhase {
         if self.states[k].len() < capacity {
             self.states[k].resize(capacity, UNUSED);
             self.hot[k].resize(capacity, FREE_HOT);
-            self.pair_set.reserve_raws(capacity * 4);
+            self.pair_set.reserve_slots(capacity);
         }
         let fat = self.trees[k].leaf_aabb(key.slot());
         self.states[k][key.slot() as usize] = ProxyState { filter, ..UNUSED };
@@ -381,6 +390,14 @@ impl BroadPhase {
     /// The tree of one kind of proxy, for its queries and statistics.
     pub fn tree(&self, kind: ProxyKind) -> &DynamicTree {
         &self.trees[kind as usize]
+    }
+
+    /// Sets how many threads [`BroadPhase::update_pairs`] may use for the queries of the
+    /// moved proxies (at least 1; the default is 1). With more than one, an update with at
+    /// least 1,024 queries per thread splits them among scoped threads started for the update.
+    /// The output is the same whatever the number: the keys found are sorted afterwards.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Rebuilds the tree of one kind by the binned SAH (see [`DynamicTree::rebuild`]); handles
@@ -544,19 +561,29 @@ impl BroadPhase {
         }
         self.sort_moves_along_curve();
         self.found.clear();
-        for i in 0..self.order.len() {
-            let entry = self.move_buffer[(self.order[i] & 0xffff_ffff) as usize];
-            let kind = ProxyKind::from_bits(entry.raw & 3).unwrap_or(ProxyKind::Dynamic);
-            for &partner in kind.partners() {
-                let (found, pair_set) = (&mut self.found, &self.pair_set);
-                self.trees[partner as usize].query_leaves(&entry.fat, |slot, _, _| {
-                    let other = (slot << 2) | partner as u32;
-                    // A moved partner with a smaller key finds the pair from its own query.
-                    if other > entry.raw || (other < entry.raw && !pair_set.is_moved(other)) {
-                        found.push(PairKey::new(entry.raw, other).0);
-                    }
-                    true
-                });
+        // Threads pay off only for enough queries to outweigh starting them.
+        let threads = self.threads.min(self.order.len() / MIN_QUERIES_PER_THREAD).max(1);
+        let (trees, entries, pair_set) = (&self.trees, &self.move_buffer, &self.pair_set);
+        if threads == 1 {
+            query_moves(trees, entries, &self.order, pair_set, &mut self.found);
+        } else {
+            if self.found_parts.len() < threads - 1 {
+                self.found_parts.resize_with(threads - 1, Vec::new);
+            }
+            let chunk = self.order.len().div_ceil(threads);
+            let mut chunks = self.order.chunks(chunk);
+            let first = chunks.next().unwrap_or(&[]);
+            std::thread::scope(|scope| {
+                for (part, out) in chunks.zip(self.found_parts.iter_mut()) {
+                    scope.spawn(move || {
+                        out.clear();
+                        query_moves(trees, entries, part, pair_set, out);
+                    });
+                }
+                query_moves(trees, entries, first, pair_set, &mut self.found);
+            });
+            for part in &self.found_parts[..threads - 1] {
+                self.found.extend_from_slice(part);
             }
         }
         self.found.sort_unstable();
@@ -586,6 +613,31 @@ impl BroadPhase {
     /// The pair of a key of two live proxies, with handles and user data.
     pub(crate) fn pair_of(&self, key: PairKey) -> ProxyPair {
         pair_of(&self.trees, key)
+    }
+}
+
+/// Queries the partner trees for the move entries at `order` (the low 32 bits of each
+/// element index `entries`) and pushes the keys of the pairs found onto `out`.
+fn query_moves(
+    trees: &[DynamicTree; 3],
+    entries: &[MoveEntry],
+    order: &[u64],
+    pair_set: &PairSet<2>,
+    out: &mut Vec<u64>,
+) {
+    for &o in order {
+        let entry = entries[(o & 0xffff_ffff) as usize];
+        let kind = ProxyKind::from_bits(entry.raw & 3).unwrap_or(ProxyKind::Dynamic);
+        for &partner in kind.partners() {
+            trees[partner as usize].query_leaves(&entry.fat, |slot, _, _| {
+                let other = (slot << 2) | partner as u32;
+                // A moved partner with a smaller key finds the pair from its own query.
+                if other > entry.raw || (other < entry.raw && !pair_set.is_moved(other)) {
+                    out.push(PairKey::new(entry.raw, other).0);
+                }
+                true
+            });
+        }
     }
 }
 

@@ -63,7 +63,7 @@ pub struct SortAndSweep {
     margin: f32,
     /// Running maximum of the upper bounds along the axis, for the backward scans.
     reach: Vec<f32>,
-    pair_set: PairSet,
+    pair_set: PairSet<0>,
     found: Vec<u64>,
     begun: Vec<Pair<ProxyId>>,
     all: Vec<PairKey>,
@@ -136,7 +136,7 @@ impl SortAndSweep {
         slot.user_data = user_data;
         self.entries.push(Entry { aabb: fat, slot: index, moved: true });
         self.proxy_count += 1;
-        self.pair_set.reserve_raws(self.slots.len());
+        self.pair_set.reserve_slots(self.slots.len());
         // The slot may have held a proxy removed since the last update: its pairs must end.
         self.pair_set.mark_reset(index);
         let slot = &self.slots[index as usize];
