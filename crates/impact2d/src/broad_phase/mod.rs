@@ -1,16 +1,26 @@
 //! The broad phase: finds the pairs of shapes whose bounding boxes overlap, among many,
 //! without testing every pair.
 //!
-//! Three structures live here:
-//! - [`DynamicTree`], a bounding volume hierarchy of fat AABBs with surface-area-heuristic
+//! The structures, one file each:
+//! - [`DynamicTree`] (`dynamic_tree.rs`, queries in `tree_query.rs`, rebuild in
+//!   `rebuild.rs`): a bounding volume hierarchy of fat AABBs with surface-area-heuristic
 //!   insertion, tree rotations, a binned-SAH rebuild and queries by box, point, ray and sweep;
-//! - [`SortAndSweep`], sweep and prune along the axis of greatest variance, the simple
-//!   structure the tree is measured against;
-//! - [`BroadPhase`], three trees (static, kinematic, dynamic proxies) with a move buffer,
-//!   filtering and deterministic pair output, plus swept pairs for continuous collision.
+//! - [`SortAndSweep`] (`sort_and_sweep.rs`): sweep and prune along the axis of greatest
+//!   variance, the simple structure the tree is measured against;
+//! - [`BroadPhase`] (`phase.rs`): three trees (static, kinematic, dynamic proxies) with a move
+//!   buffer and filters, what the world runs every step;
+//! - the live pairs (`pairs.rs`): kept up to date from what the moved proxies find, with the
+//!   pairs that began and ended reported in a deterministic order ([`PairChanges`]);
+//! - swept pairs for continuous collision (`swept.rs`): what a fast proxy may hit during the
+//!   step, culled by the swept-AABB time of impact ([`SweptPair`]).
+//!
+//! A pair is a pair of proxies whose fat AABBs overlap (touching counts); it is named by a
+//! [`PairKey`] made of the two proxies' raw keys, which also gives the order in which pairs
+//! are reported: the same calls give the same output, bit for bit, on every run.
 //!
 //! Units are meters. Every box given to these structures must be finite and ordered
-//! (`lower <= upper`); anything else is refused with [`BroadPhaseError::InvalidAabb`].
+//! (`lower <= upper`); anything else is refused with [`BroadPhaseError::InvalidAabb`], and
+//! the structure is left as it was.
 
 mod dynamic_tree;
 mod pairs;

@@ -431,7 +431,12 @@ impl BroadPhase {
             accepted
         });
         self.move_buffer.clear();
-        self.epoch = self.epoch.wrapping_add(1).max(1);
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // After 2³² updates: forget old epochs rather than confuse them with new ones.
+            self.hot.iter_mut().flatten().for_each(|hot| hot.move_epoch = 0);
+            self.epoch = 1;
+        }
         PairChanges { begun: &self.begun, ended: self.pair_set.ended() }
     }
 
