@@ -19,14 +19,38 @@ use crate::math::Vec2;
 /// Bins per axis of each split. Wald finds 16 to 32 within a few percent of a full SAH sweep.
 const BINS: usize = 16;
 
-/// One proxy to place: its box, twice its center (no halving needed to compare), its slot
-/// and user data.
+/// One proxy to place: its box, slot and user data.
 #[derive(Clone, Copy)]
 struct Item {
     aabb: Aabb,
-    center2: Vec2,
     slot: u32,
     user_data: u64,
+}
+
+impl Item {
+    /// Twice the box center: comparisons need no halving.
+    #[inline]
+    fn center2(&self) -> Vec2 {
+        self.aabb.lower + self.aabb.upper
+    }
+}
+
+/// A range of items still to split, with the bounds of their (doubled) centers.
+#[derive(Clone, Copy)]
+struct Range {
+    start: usize,
+    end: usize,
+    centers: Aabb,
+    /// Where the node or leaf built from the range goes.
+    slot: Slot,
+}
+
+/// The result of splitting a range: the size of the first half, the boxes of both halves and
+/// the bounds of their centers.
+struct Split {
+    mid: usize,
+    boxes: [Aabb; 2],
+    centers: [Aabb; 2],
 }
 
 /// The box and count of the items that fall in one bin.
@@ -50,7 +74,7 @@ impl DynamicTree {
         let mut items = Vec::with_capacity(self.proxy_count());
         self.walk(|aabb, leaf| {
             if let Some((slot, user_data)) = leaf {
-                items.push(Item { aabb: *aabb, center2: aabb.lower + aabb.upper, slot, user_data });
+                items.push(Item { aabb: *aabb, slot, user_data });
             }
             super::tree_query::Step::Descend
         });
@@ -65,62 +89,121 @@ impl DynamicTree {
 
     /// Links the items into a tree, allocating nodes in depth-first order.
     fn build(&mut self, items: &mut [Item]) {
-        let mut work: Vec<(usize, usize, Slot)> = vec![(0, items.len(), ROOT)];
-        while let Some((start, end, slot)) = work.pop() {
-            if end - start == 1 {
-                let item = &items[start];
-                self.set_record(slot, LEAF | item.slot, item.aabb, item.user_data);
+        let centers = items.iter().fold(EMPTY_BOX, |b, item| b.union(&Aabb::new(item.center2(), item.center2())));
+        let mut work = vec![Range { start: 0, end: items.len(), centers, slot: ROOT }];
+        while let Some(range) = work.pop() {
+            if range.end - range.start == 1 {
+                let item = &items[range.start];
+                self.set_record(range.slot, LEAF | item.slot, item.aabb, item.user_data);
                 continue;
             }
-            let mid = start + split(&mut items[start..end]);
-            let boxes = [bounds(&items[start..mid]), bounds(&items[mid..end])];
+            let split = split(&mut items[range.start..range.end], &range.centers);
+            let mid = range.start + split.mid;
+            let boxes = split.boxes;
             let node =
                 self.allocate_node(Node { boxes, children: [NULL; 2], user_data: [0; 2], parent: NULL, free: false });
-            self.set_record(slot, node, boxes[0].union(&boxes[1]), 0);
+            self.set_record(range.slot, node, boxes[0].union(&boxes[1]), 0);
             // Second half pushed first so the first half is built first (depth-first order).
-            work.push((mid, end, (node << 1) | 1));
-            work.push((start, mid, node << 1));
+            work.push(Range { start: mid, end: range.end, centers: split.centers[1], slot: (node << 1) | 1 });
+            work.push(Range { start: range.start, end: mid, centers: split.centers[0], slot: node << 1 });
         }
     }
 }
 
-/// The box enclosing the items.
-fn bounds(items: &[Item]) -> Aabb {
-    items.iter().fold(EMPTY_BOX, |acc, item| acc.union(&item.aabb))
-}
+/// Ranges up to this size are split by an exact SAH sweep instead of binning: cheaper for so
+/// few items, and better.
+const SMALL: usize = 8;
 
-/// Reorders `items` (at least 2) into two non-empty halves and returns the size of the first.
-fn split(items: &mut [Item]) -> usize {
-    let n = items.len();
-    if n == 2 {
-        return 1;
+/// Splits `items` (at least 2) in two non-empty halves, in place: one pass bins them along
+/// both axes, one pass partitions them at the cheapest boundary.
+fn split(items: &mut [Item], centers: &Aabb) -> Split {
+    if items.len() <= SMALL {
+        return split_small(items);
     }
-    let (mut lo, mut hi) = (items[0].center2, items[0].center2);
+    let extent = centers.upper - centers.lower;
+    // Items per bin along each axis (zero extent: every item in bin 0).
+    let scale = Vec2::new(
+        if extent.x > 0.0 { BINS as f32 / extent.x } else { 0.0 },
+        if extent.y > 0.0 { BINS as f32 / extent.y } else { 0.0 },
+    );
+    let mut bins = [[Bin { aabb: EMPTY_BOX, count: 0 }; BINS]; 2];
     for item in items.iter() {
-        lo = lo.min(item.center2);
-        hi = hi.max(item.center2);
-    }
-    let mut best: Option<(f32, usize, usize)> = None; // (cost, axis, last bin of the first half)
-    for axis in 0..2 {
-        let extent = hi[axis] - lo[axis];
-        // Zero extent: every center is on one line across this axis. (NaN cannot occur: the
-        // boxes are finite.)
-        if extent <= 0.0 {
-            continue;
+        let c = item.center2();
+        for axis in 0..2 {
+            let bin = &mut bins[axis][bin_of(c[axis], centers.lower[axis], scale[axis])];
+            bin.aabb = bin.aabb.union(&item.aabb);
+            bin.count += 1;
         }
-        let scale = BINS as f32 / extent;
-        if let Some((cost, bin)) = best_split_on_axis(items, axis, lo[axis], scale)
+    }
+    let mut best: Option<(f32, usize, usize, [Aabb; 2])> = None; // (cost, axis, last bin of the first half, boxes)
+    for (axis, bins) in bins.iter().enumerate() {
+        if scale[axis] > 0.0
+            && let Some((cost, bin, boxes)) = best_split_on_axis(bins)
             && best.is_none_or(|b| cost < b.0)
         {
-            best = Some((cost, axis, bin));
+            best = Some((cost, axis, bin, boxes));
         }
     }
-    let Some((_, axis, bin)) = best else {
-        return n / 2; // every center coincides: any split is as good
+    let Some((_, axis, bin, boxes)) = best else {
+        return halve(items);
     };
-    let scale = BINS as f32 / (hi[axis] - lo[axis]);
-    let mid = partition(items, |item| bin_of(item.center2[axis], lo[axis], scale) <= bin);
-    if mid == 0 || mid == n { n / 2 } else { mid }
+    let (lo, s) = (centers.lower[axis], scale[axis]);
+    let (mut i, mut j) = (0, items.len());
+    let mut halves = [EMPTY_BOX; 2];
+    while i < j {
+        let c = items[i].center2();
+        if bin_of(c[axis], lo, s) <= bin {
+            halves[0] = halves[0].union(&Aabb::new(c, c));
+            i += 1;
+        } else {
+            halves[1] = halves[1].union(&Aabb::new(c, c));
+            j -= 1;
+            items.swap(i, j);
+        }
+    }
+    Split { mid: i, boxes, centers: halves }
+}
+
+/// Splits a few items at the cheapest position of their order along the better axis.
+fn split_small(items: &mut [Item]) -> Split {
+    let n = items.len();
+    let mut best: (f32, usize, usize) = (f32::INFINITY, 0, 1); // (cost, axis, size of the first half)
+    for axis in 0..2 {
+        items.sort_unstable_by(|a, b| a.center2()[axis].total_cmp(&b.center2()[axis]).then(a.slot.cmp(&b.slot)));
+        let mut suffix = [EMPTY_BOX; SMALL + 1];
+        for i in (0..n).rev() {
+            suffix[i] = suffix[i + 1].union(&items[i].aabb);
+        }
+        let mut prefix = EMPTY_BOX;
+        for mid in 1..n {
+            prefix = prefix.union(&items[mid - 1].aabb);
+            let cost = mid as f32 * prefix.perimeter() + (n - mid) as f32 * suffix[mid].perimeter();
+            // Among equal costs (coincident boxes), the most even split.
+            let even = (2 * mid).abs_diff(n) < (2 * best.2).abs_diff(n);
+            if cost < best.0 || (cost == best.0 && even) {
+                best = (cost, axis, mid);
+            }
+        }
+    }
+    let (_, axis, mid) = best;
+    if axis == 0 {
+        items.sort_unstable_by(|a, b| a.center2().x.total_cmp(&b.center2().x).then(a.slot.cmp(&b.slot)));
+    }
+    let (first, second) = items.split_at(mid);
+    let boxes = |half: &[Item]| half.iter().fold(EMPTY_BOX, |b, item| b.union(&item.aabb));
+    let centers =
+        |half: &[Item]| half.iter().fold(EMPTY_BOX, |b, item| b.union(&Aabb::new(item.center2(), item.center2())));
+    Split { mid, boxes: [boxes(first), boxes(second)], centers: [centers(first), centers(second)] }
+}
+
+/// Splits items whose centers all coincide in two equal halves.
+fn halve(items: &mut [Item]) -> Split {
+    let mid = items.len() / 2;
+    let (first, second) = items.split_at(mid);
+    let bounds = |half: &[Item]| half.iter().fold(EMPTY_BOX, |b, item| b.union(&item.aabb));
+    let center = items[0].center2();
+    let centers = Aabb::new(center, center);
+    Split { mid, boxes: [bounds(first), bounds(second)], centers: [centers, centers] }
 }
 
 /// The bin of a center coordinate; the same arithmetic for binning and partitioning.
@@ -129,51 +212,30 @@ fn bin_of(c: f32, lo: f32, scale: f32) -> usize {
     (((c - lo) * scale) as usize).min(BINS - 1)
 }
 
-/// The cheapest boundary between bins on one axis: (cost, last bin of the first half), or
-/// `None` when no boundary has items on both sides.
-fn best_split_on_axis(items: &[Item], axis: usize, lo: f32, scale: f32) -> Option<(f32, usize)> {
-    let mut bins = [Bin { aabb: EMPTY_BOX, count: 0 }; BINS];
-    for item in items {
-        let bin = &mut bins[bin_of(item.center2[axis], lo, scale)];
-        bin.aabb = bin.aabb.union(&item.aabb);
-        bin.count += 1;
-    }
-    // Cost of bins i.. as the second half, accumulated from the right.
-    let mut right_cost = [f32::INFINITY; BINS];
+/// The cheapest boundary between bins on one axis: (cost, last bin of the first half, boxes
+/// of both halves), or `None` when no boundary has items on both sides.
+fn best_split_on_axis(bins: &[Bin; BINS]) -> Option<(f32, usize, [Aabb; 2])> {
+    // Boxes and costs of bins i.. as the second half, accumulated from the right.
+    let mut right = [(EMPTY_BOX, 0u32); BINS];
     let (mut aabb, mut count) = (EMPTY_BOX, 0u32);
     for i in (1..BINS).rev() {
         aabb = aabb.union(&bins[i].aabb);
         count += bins[i].count;
-        if count > 0 {
-            right_cost[i] = count as f32 * aabb.perimeter();
-        }
+        right[i] = (aabb, count);
     }
-    let mut best: Option<(f32, usize)> = None;
+    let mut best: Option<(f32, usize, [Aabb; 2])> = None;
     let (mut aabb, mut count) = (EMPTY_BOX, 0u32);
     for i in 0..BINS - 1 {
         aabb = aabb.union(&bins[i].aabb);
         count += bins[i].count;
-        if count == 0 || right_cost[i + 1] == f32::INFINITY {
+        let (right_box, right_count) = right[i + 1];
+        if count == 0 || right_count == 0 {
             continue;
         }
-        let cost = count as f32 * aabb.perimeter() + right_cost[i + 1];
+        let cost = count as f32 * aabb.perimeter() + right_count as f32 * right_box.perimeter();
         if best.is_none_or(|b| cost < b.0) {
-            best = Some((cost, i));
+            best = Some((cost, i, [aabb, right_box]));
         }
     }
     best
-}
-
-/// Moves the items for which `first` holds to the front; returns how many there are.
-fn partition(items: &mut [Item], first: impl Fn(&Item) -> bool) -> usize {
-    let (mut i, mut j) = (0, items.len());
-    while i < j {
-        if first(&items[i]) {
-            i += 1;
-        } else {
-            j -= 1;
-            items.swap(i, j);
-        }
-    }
-    i
 }
