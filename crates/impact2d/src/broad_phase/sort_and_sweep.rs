@@ -206,7 +206,14 @@ impl SortAndSweep {
     pub fn update_pairs(&mut self, mut accept: impl FnMut(&Pair<ProxyId>) -> bool) -> PairChanges<'_, Pair<ProxyId>> {
         self.prepare();
         self.found.clear();
-        self.sweep_moved();
+        // Scans from the moved boxes cost twice a forward scan each: when most boxes moved,
+        // one forward sweep over all of them is cheaper.
+        let moved = self.entries.iter().filter(|e| e.moved).count();
+        if 2 * moved > self.entries.len() {
+            self.sweep_all_moved();
+        } else {
+            self.sweep_moved();
+        }
         self.found.sort_unstable();
         self.found.dedup();
         for entry in self.entries.iter_mut().filter(|e| e.moved) {
@@ -356,6 +363,22 @@ impl SortAndSweep {
                 }
                 if b.aabb.lower[other] <= a.aabb.upper[other] && a.aabb.lower[other] <= b.aabb.upper[other] {
                     self.all.push(PairKey::new(a.slot, b.slot));
+                }
+            }
+        }
+    }
+
+    /// The overlapping pairs with a moved box by a full forward sweep.
+    fn sweep_all_moved(&mut self) {
+        let (axis, other) = (self.axis, 1 - self.axis);
+        for (i, a) in self.entries.iter().enumerate() {
+            for b in &self.entries[i + 1..] {
+                if b.aabb.lower[axis] > a.aabb.upper[axis] {
+                    break;
+                }
+                let overlap = b.aabb.lower[other] <= a.aabb.upper[other] && a.aabb.lower[other] <= b.aabb.upper[other];
+                if overlap && (a.moved || b.moved) {
+                    self.found.push(PairKey::new(a.slot, b.slot).0);
                 }
             }
         }
