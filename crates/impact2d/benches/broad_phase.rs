@@ -77,18 +77,25 @@ fn advance(aabb: &mut Aabb, velocity: &mut Vec2, side: f32) {
 
 /// Something that can take a step of moves and pair finding.
 trait Stepper {
-    fn move_proxy(&mut self, index: usize, aabb: Aabb);
+    /// Moves proxy `index` to `aabb`, which moved by `displacement` over the step.
+    fn move_proxy(&mut self, index: usize, aabb: Aabb, displacement: Vec2);
     fn update(&mut self) -> usize;
 }
 
 struct TreeStepper {
     bp: BroadPhase,
     keys: Vec<ProxyKey>,
+    /// Tell the broad phase the displacements, for fat AABBs stretched along the motion.
+    predict: bool,
 }
 
 impl Stepper for TreeStepper {
-    fn move_proxy(&mut self, index: usize, aabb: Aabb) {
-        self.bp.move_proxy(self.keys[index], aabb).unwrap();
+    fn move_proxy(&mut self, index: usize, aabb: Aabb, displacement: Vec2) {
+        if self.predict {
+            self.bp.move_proxy_predicted(self.keys[index], aabb, displacement).unwrap();
+        } else {
+            self.bp.move_proxy(self.keys[index], aabb).unwrap();
+        }
     }
     fn update(&mut self) -> usize {
         let changes = self.bp.update_pairs(|_| true);
@@ -102,7 +109,7 @@ struct SapStepper {
 }
 
 impl Stepper for SapStepper {
-    fn move_proxy(&mut self, index: usize, aabb: Aabb) {
+    fn move_proxy(&mut self, index: usize, aabb: Aabb, _: Vec2) {
         self.sap.move_proxy(self.ids[index], aabb).unwrap();
     }
     fn update(&mut self) -> usize {
@@ -119,7 +126,7 @@ struct BruteStepper {
 }
 
 impl Stepper for BruteStepper {
-    fn move_proxy(&mut self, index: usize, aabb: Aabb) {
+    fn move_proxy(&mut self, index: usize, aabb: Aabb, _: Vec2) {
         if !self.fat[index].contains(&aabb) {
             self.fat[index] = aabb.enlarged(self.margin);
         }
@@ -155,7 +162,7 @@ impl<S: Stepper> World<S> {
             for (i, aabb, v) in world.movers.iter_mut() {
                 if rng.random_range(0..2) == 0 {
                     advance(aabb, v, world.side);
-                    world.stepper.move_proxy(*i, *aabb);
+                    world.stepper.move_proxy(*i, *aabb, *v);
                 }
             }
             world.stepper.update();
@@ -166,14 +173,15 @@ impl<S: Stepper> World<S> {
     /// One step: every mover moves, then the pairs are brought up to date.
     fn step(&mut self) -> usize {
         for (i, aabb, v) in self.movers.iter_mut() {
+            let before = aabb.lower;
             advance(aabb, v, self.side);
-            self.stepper.move_proxy(*i, *aabb);
+            self.stepper.move_proxy(*i, *aabb, aabb.lower - before);
         }
         self.stepper.update()
     }
 }
 
-fn tree_world(boxes: &[Aabb], motion: Motion, rebuild: bool, threads: usize) -> World<TreeStepper> {
+fn tree_world(boxes: &[Aabb], motion: Motion, rebuild: bool, threads: usize, predict: bool) -> World<TreeStepper> {
     let mut bp = BroadPhase::new();
     bp.set_threads(threads);
     let keys = boxes
@@ -184,7 +192,7 @@ fn tree_world(boxes: &[Aabb], motion: Motion, rebuild: bool, threads: usize) -> 
     if rebuild {
         bp.rebuild(ProxyKind::Dynamic);
     }
-    World::new(TreeStepper { bp, keys }, boxes, motion, 30)
+    World::new(TreeStepper { bp, keys, predict }, boxes, motion, 30)
 }
 
 fn sap_world(boxes: &[Aabb], motion: Motion) -> World<SapStepper> {
@@ -221,11 +229,19 @@ fn bench_step(c: &mut Criterion) {
         let boxes = scene(n, 1);
         for motion in [Motion::Typical, Motion::Fast] {
             let m = motion.name();
-            bench_world(&mut group, &format!("tree/{m}"), n, || tree_world(&boxes, motion, false, 1));
+            // (rebuild after loading, threads, fat AABBs stretched along the motion)
+            let mut variants = vec![("tree", false, 1, false), ("tree_predicted", false, 1, true)];
             if n == 100_000 {
-                bench_world(&mut group, &format!("tree_rebuilt/{m}"), n, || tree_world(&boxes, motion, true, 1));
-                bench_world(&mut group, &format!("tree_rebuilt_2_threads/{m}"), n, || {
-                    tree_world(&boxes, motion, true, 2)
+                variants.extend([
+                    ("tree_rebuilt", true, 1, false),
+                    ("tree_rebuilt_2_threads", true, 2, false),
+                    ("tree_rebuilt_predicted", true, 1, true),
+                    ("tree_rebuilt_predicted_2_threads", true, 2, true),
+                ]);
+            }
+            for (name, rebuild, threads, predict) in variants {
+                bench_world(&mut group, &format!("{name}/{m}"), n, || {
+                    tree_world(&boxes, motion, rebuild, threads, predict)
                 });
             }
         }

@@ -209,7 +209,7 @@ impl DynamicTree {
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, BroadPhaseError> {
         let slot = self.slot_of_id(id)?;
         let fat = self.fatten(&aabb)?;
-        if !needs_refit(&self.leaf_aabb(slot), &aabb, self.margin) {
+        if !needs_refit(&self.leaf_aabb(slot), &aabb, self.margin, Vec2::ZERO) {
             return Ok(false);
         }
         self.reinsert(slot, fat);

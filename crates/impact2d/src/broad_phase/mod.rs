@@ -32,6 +32,9 @@ mod tree_query;
 
 use thiserror::Error;
 
+use crate::geometry::Aabb;
+use crate::math::Vec2;
+
 pub use dynamic_tree::{DynamicTree, TreeStats};
 pub use pairs::{PairChanges, PairKey};
 pub use phase::{BroadPhase, Filter, ProxyKey, ProxyKind, ProxyPair};
@@ -131,7 +134,7 @@ impl BroadPhaseError {
 }
 
 /// Fails with [`BroadPhaseError::InvalidAabb`] unless `aabb` is finite and ordered.
-pub(crate) fn check_aabb(aabb: &crate::geometry::Aabb, what: &'static str) -> Result<(), BroadPhaseError> {
+pub(crate) fn check_aabb(aabb: &Aabb, what: &'static str) -> Result<(), BroadPhaseError> {
     if aabb.is_valid() { Ok(()) } else { Err(BroadPhaseError::InvalidAabb { what }) }
 }
 
@@ -146,7 +149,18 @@ pub(crate) fn check_margin(margin: f32) -> Result<(), BroadPhaseError> {
 
 /// Whether a fat AABB must be replaced for the tight box `aabb`: when `aabb` leaves it, or
 /// when it has grown far larger than needed (a proxy that moved fast, then slowed down).
+/// `stretch` is the look-ahead a new fat AABB would get (zero without prediction); a fat AABB
+/// may reach that far beyond the shrink limit on either side, ahead where it was stretched
+/// and behind where the proxy has since moved on.
 #[inline]
-pub(crate) fn needs_refit(fat: &crate::geometry::Aabb, aabb: &crate::geometry::Aabb, margin: f32) -> bool {
-    !fat.contains(aabb) || !aabb.enlarged(crate::settings::AABB_SHRINK_FACTOR * margin).contains(fat)
+pub(crate) fn needs_refit(fat: &Aabb, aabb: &Aabb, margin: f32, stretch: Vec2) -> bool {
+    let limit = aabb.enlarged(crate::settings::AABB_SHRINK_FACTOR * margin);
+    let reach = stretch.abs();
+    !fat.contains(aabb) || !Aabb::new(limit.lower - reach, limit.upper + reach).contains(fat)
+}
+
+/// `aabb` extended by `d` (meters) on the side each component of `d` points to.
+#[inline]
+pub(crate) fn stretched(aabb: &Aabb, d: Vec2) -> Aabb {
+    Aabb { lower: aabb.lower + d.min(Vec2::ZERO), upper: aabb.upper + d.max(Vec2::ZERO) }
 }

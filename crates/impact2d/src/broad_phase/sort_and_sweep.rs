@@ -171,7 +171,7 @@ impl SortAndSweep {
         let position = self.position_of(id)?;
         let fat = self.fatten(&aabb)?;
         let entry = &mut self.entries[position];
-        if !needs_refit(&entry.aabb, &aabb, self.margin) {
+        if !needs_refit(&entry.aabb, &aabb, self.margin, crate::math::Vec2::ZERO) {
             return Ok(false);
         }
         entry.aabb = fat;
