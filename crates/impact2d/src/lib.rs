@@ -8,12 +8,14 @@
 
 #![warn(missing_docs)]
 
+pub mod broad_phase;
 pub mod geometry;
 pub mod math;
 pub mod narrow_phase;
 pub mod query;
 pub mod settings;
 
+pub use broad_phase::{BroadPhase, DynamicTree, SortAndSweep};
 pub use geometry::*;
 pub use math::{Rot, Sweep, Transform, Vec2};
 pub use narrow_phase::{FeatureId, Manifold, ManifoldPoint, collide};

@@ -65,3 +65,14 @@ pub const MANIFOLD_MERGE_DISTANCE: f32 = 0.1 * LINEAR_SLOP;
 /// turning less than this is straight (shapes slide across it on the segment normal), and a
 /// contact normal this close to the segment normal is a face contact.
 pub const CHAIN_ANGLE_TOLERANCE: f32 = 0.01;
+
+/// A fat AABB that has grown beyond its shape's tight AABB enlarged by this many
+/// [`AABB_MARGIN`]s (after the shape moved fast, then slowed down) is shrunk back to the tight
+/// AABB plus one margin, so that slow proxies do not keep oversized boxes in the broad phase.
+pub const AABB_SHRINK_FACTOR: f32 = 4.0;
+
+/// How many steps of motion a fat AABB looks ahead when the broad phase is told a proxy's
+/// displacement (`BroadPhase::move_proxy_predicted`): the box is stretched by this many
+/// displacements in the direction of motion, so a steadily moving shape keeps its fat AABB
+/// for several steps instead of leaving it every step. Source: Box2D 2.4's `b2_aabbMultiplier`.
+pub const AABB_PREDICTION: f32 = 4.0;

@@ -1,0 +1,277 @@
+//! Queries of the dynamic tree: by box, by point, by ray and by swept box.
+//!
+//! Every query walks the tree depth first with a small stack on the call stack (spilling to
+//! the heap only for trees over 64 levels tall), so a query needs only `&self` and allocates
+//! nothing.
+
+use super::dynamic_tree::{DynamicTree, LEAF, NULL, is_leaf};
+use super::{BroadPhaseError, ProxyId, check_aabb};
+use crate::geometry::Aabb;
+use crate::math::Vec2;
+use crate::query::{AabbToi, AabbToiState, aabb_time_of_impact};
+
+/// A ray: the points `origin + f * translation` for f ∈ [0, max_fraction] (meters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayCastInput {
+    /// The start point (meters).
+    pub origin: Vec2,
+    /// The ray's direction and length (meters).
+    pub translation: Vec2,
+    /// The end of the ray as a fraction of `translation`; finite and not negative.
+    pub max_fraction: f32,
+}
+
+/// What a ray-cast callback tells the tree after it tested a proxy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RayControl {
+    /// Ignore this proxy and keep the ray as it is.
+    Continue,
+    /// The proxy's shape was hit at this fraction of the translation: clip the ray there,
+    /// so only proxies that the shorter ray reaches are reported from now on. A fraction
+    /// that is NaN, negative or beyond the current end is ignored (the ray never grows).
+    Clip(f32),
+    /// End the query.
+    Stop,
+}
+
+/// What the walk does after visiting a child record.
+pub(crate) enum Step {
+    /// Visit the node's children (the same as `Skip` on a leaf).
+    Descend,
+    /// Go on with the next node that is not below this one.
+    Skip,
+    /// End the walk.
+    Stop,
+}
+
+impl DynamicTree {
+    /// Calls `callback(id, user_data)` for every proxy whose fat AABB overlaps `aabb`
+    /// (meters; touching counts) until it returns `false`.
+    ///
+    /// Errors: [`BroadPhaseError::InvalidAabb`] when `aabb` is not finite and ordered.
+    pub fn query(&self, aabb: Aabb, mut callback: impl FnMut(ProxyId, u64) -> bool) -> Result<(), BroadPhaseError> {
+        check_aabb(&aabb, "query AABB")?;
+        self.query_leaves(&aabb, |slot, _, user_data| callback(self.id_at(slot), user_data));
+        Ok(())
+    }
+
+    /// Calls `callback(id, user_data)` for every proxy whose fat AABB contains `point`
+    /// (meters; the boundary counts) until it returns `false`.
+    ///
+    /// Errors: [`BroadPhaseError::InvalidValue`] when `point` is not finite.
+    pub fn query_point(
+        &self,
+        point: Vec2,
+        mut callback: impl FnMut(ProxyId, u64) -> bool,
+    ) -> Result<(), BroadPhaseError> {
+        if !point.is_finite() {
+            return Err(BroadPhaseError::InvalidValue { what: "query point", requirement: "finite" });
+        }
+        self.walk(|aabb, leaf| match leaf {
+            _ if !aabb.contains_point(point) => Step::Skip,
+            None => Step::Descend,
+            Some((slot, user_data)) if callback(self.id_at(slot), user_data) => Step::Skip,
+            Some(_) => Step::Stop,
+        });
+        Ok(())
+    }
+
+    /// Casts a ray against the fat AABBs: calls `callback(ray, id, user_data)` for every
+    /// proxy whose box the ray reaches (as [`Aabb::ray_cast`] decides), where `ray` is the
+    /// input clipped by the callback's earlier [`RayControl::Clip`] answers. Returns the
+    /// final end fraction of the ray: `input.max_fraction` unless clipped.
+    ///
+    /// Proxies come in tree order, not by distance; clipping prunes every box beyond the
+    /// nearest hit so far, which is what makes a closest-hit cast fast.
+    ///
+    /// Errors: [`BroadPhaseError::InvalidValue`] when a number of `input` is not finite or
+    /// `max_fraction` is negative.
+    pub fn ray_cast(
+        &self,
+        input: &RayCastInput,
+        mut callback: impl FnMut(&RayCastInput, ProxyId, u64) -> RayControl,
+    ) -> Result<f32, BroadPhaseError> {
+        check_ray(input)?;
+        let mut ray = *input;
+        self.walk(|aabb, leaf| {
+            if aabb.ray_cast(ray.origin, ray.translation, ray.max_fraction).is_none() {
+                return Step::Skip;
+            }
+            let Some((slot, user_data)) = leaf else {
+                return Step::Descend;
+            };
+            match callback(&ray, self.id_at(slot), user_data) {
+                RayControl::Continue => Step::Skip,
+                RayControl::Clip(f) => {
+                    if f >= 0.0 && f < ray.max_fraction {
+                        ray.max_fraction = f;
+                    }
+                    Step::Skip
+                }
+                RayControl::Stop => Step::Stop,
+            }
+        });
+        Ok(ray.max_fraction)
+    }
+
+    /// Finds what a box `aabb` (meters) translating by `displacement` over the step may hit:
+    /// calls `callback(id, user_data, toi)` until it returns `false` for every proxy whose
+    /// fat AABB overlaps the box enclosing the sweep and whose swept-AABB time of impact
+    /// ([`aabb_time_of_impact`], the proxy standing still) is not
+    /// [`AabbToiState::Separated`]. `toi.t` is the fraction of the step at which the boxes
+    /// first touch (0 when they overlap at the start), a lower bound for any exact time of
+    /// impact, so candidates can be processed in time order.
+    ///
+    /// Errors: [`BroadPhaseError::InvalidAabb`] when `aabb` or the swept box is not finite
+    /// and ordered; [`BroadPhaseError::InvalidValue`] when `displacement` is not finite.
+    pub fn query_swept(
+        &self,
+        aabb: Aabb,
+        displacement: Vec2,
+        mut callback: impl FnMut(ProxyId, u64, AabbToi) -> bool,
+    ) -> Result<(), BroadPhaseError> {
+        let sweep = swept_aabb(&aabb, displacement)?;
+        self.query_leaves(&sweep, |slot, leaf, user_data| match swept_toi(&aabb, displacement, leaf, Vec2::ZERO) {
+            Some(toi) => callback(self.id_at(slot), user_data, toi),
+            None => true,
+        });
+        Ok(())
+    }
+
+    /// Calls `visit(slot, fat_aabb, user_data)` for every proxy whose box overlaps `aabb`
+    /// until it returns `false`. No input checks: for callers that validated `aabb`.
+    ///
+    /// The hot loop of the broad phase: both children of a node are tested from the node's
+    /// own record, and the walk goes straight on into an overlapping child, touching the
+    /// stack only when both overlap.
+    #[inline]
+    pub(crate) fn query_leaves(&self, aabb: &Aabb, mut visit: impl FnMut(u32, &Aabb, u64) -> bool) {
+        if self.root == NULL || !self.root_aabb.overlaps(aabb) {
+            return;
+        }
+        if is_leaf(self.root) {
+            visit(self.root & !LEAF, &self.root_aabb, self.root_user_data);
+            return;
+        }
+        let nodes = &self.nodes[..];
+        let mut stack = Stack::new();
+        let mut index = self.root;
+        loop {
+            let node = &nodes[index as usize];
+            let mut next = NULL;
+            for k in 0..2 {
+                if node.boxes[k].overlaps(aabb) {
+                    let child = node.children[k];
+                    if is_leaf(child) {
+                        if !visit(child & !LEAF, &node.boxes[k], node.user_data[k]) {
+                            return;
+                        }
+                    } else if next == NULL {
+                        next = child;
+                    } else {
+                        stack.push(child);
+                    }
+                }
+            }
+            if next != NULL {
+                index = next;
+            } else if let Some(popped) = stack.pop() {
+                index = popped;
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// Depth-first walk over the child records, driven by `visit(box, leaf)`, where `leaf` is
+    /// `Some((slot, user_data))` for a proxy and `None` for an internal node.
+    #[inline]
+    pub(crate) fn walk(&self, mut visit: impl FnMut(&Aabb, Option<(u32, u64)>) -> Step) {
+        if self.root == NULL {
+            return;
+        }
+        if is_leaf(self.root) {
+            visit(&self.root_aabb, Some((self.root & !LEAF, self.root_user_data)));
+            return;
+        }
+        if let Step::Skip | Step::Stop = visit(&self.root_aabb, None) {
+            return;
+        }
+        let mut stack = Stack::new();
+        stack.push(self.root);
+        while let Some(index) = stack.pop() {
+            let node = &self.nodes[index as usize];
+            for k in 0..2 {
+                let child = node.children[k];
+                let leaf = is_leaf(child).then(|| (child & !LEAF, node.user_data[k]));
+                match visit(&node.boxes[k], leaf) {
+                    Step::Stop => return,
+                    Step::Descend if leaf.is_none() => stack.push(child),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// The traversal stack: a fixed array on the call stack, spilling to the heap only for trees
+/// taller than it (a depth-first walk never holds more than one entry per level).
+struct Stack {
+    inline: [u32; 64],
+    len: usize,
+    spill: Vec<u32>,
+}
+
+impl Stack {
+    #[inline]
+    fn new() -> Stack {
+        Stack { inline: [0; 64], len: 0, spill: Vec::new() }
+    }
+
+    #[inline]
+    fn push(&mut self, index: u32) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = index;
+            self.len += 1;
+        } else {
+            self.spill.push(index);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if let Some(index) = self.spill.pop() {
+            return Some(index);
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(self.inline[self.len])
+    }
+}
+
+/// Fails unless the ray's numbers are finite and its end fraction is not negative.
+pub(crate) fn check_ray(input: &RayCastInput) -> Result<(), BroadPhaseError> {
+    let finite = input.origin.is_finite() && input.translation.is_finite() && input.max_fraction.is_finite();
+    if finite && input.max_fraction >= 0.0 {
+        Ok(())
+    } else {
+        Err(BroadPhaseError::InvalidValue { what: "ray", requirement: "finite with a max fraction of at least 0" })
+    }
+}
+
+/// The box enclosing `aabb` over its translation by `displacement`, checked.
+pub(crate) fn swept_aabb(aabb: &Aabb, displacement: Vec2) -> Result<Aabb, BroadPhaseError> {
+    check_aabb(aabb, "swept AABB start")?;
+    if !displacement.is_finite() {
+        return Err(BroadPhaseError::InvalidValue { what: "sweep displacement", requirement: "finite" });
+    }
+    let sweep = aabb.union(&aabb.translated(displacement));
+    check_aabb(&sweep, "swept AABB")?;
+    Ok(sweep)
+}
+
+/// The swept-AABB time of impact, `None` when the boxes never touch (or, for input the
+/// callers already checked, never: on non-finite numbers).
+#[inline]
+pub(crate) fn swept_toi(a: &Aabb, delta_a: Vec2, b: &Aabb, delta_b: Vec2) -> Option<AabbToi> {
+    aabb_time_of_impact(a, delta_a, b, delta_b).ok().filter(|toi| toi.state != AabbToiState::Separated)
+}
