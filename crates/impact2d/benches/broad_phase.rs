@@ -10,10 +10,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use impact2d::broad_phase::{
-    BroadPhase, DynamicTree, Filter, ProxyKey, ProxyKind, RayCastInput, RayControl, SortAndSweep,
-};
-use impact2d::{Aabb, Vec2};
+use impact2d::broad_phase::{BroadPhase, DynamicTree, Filter, ProxyKey, ProxyKind, RayControl, SortAndSweep};
+use impact2d::{Aabb, RayCastInput, Vec2};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -189,7 +189,7 @@ proptest! {
                     prop_assert_eq!(bp.query(aabb(b), |_, _| true).is_ok(), aabb(b).is_valid());
                 }
                 Op::Ray(r, f) => {
-                    let input = impact2d::broad_phase::RayCastInput {
+                    let input = impact2d::RayCastInput {
                         origin: Vec2::new(r[0], r[1]),
                         translation: Vec2::new(r[2], r[3]),
                         max_fraction: f,

@@ -1,7 +1,8 @@
 //! The dynamic AABB tree against brute force: box, point, ray and swept queries on seeded
 //! random sets under random motion, inserts and removes; rebuilds; handles; hostile input.
 
-use impact2d::broad_phase::{BroadPhaseError, DynamicTree, ProxyId, RayCastInput, RayControl};
+use impact2d::RayCastInput;
+use impact2d::broad_phase::{BroadPhaseError, DynamicTree, ProxyId, RayControl};
 use impact2d::query::{AabbToiState, aabb_time_of_impact};
 use impact2d::{Aabb, Vec2};
 use rand::{RngExt, SeedableRng};

@@ -40,7 +40,7 @@ pub use pairs::{PairChanges, PairKey};
 pub use phase::{BroadPhase, Filter, ProxyKey, ProxyKind, ProxyPair};
 pub use sort_and_sweep::SortAndSweep;
 pub use swept::SweptPair;
-pub use tree_query::{RayCastInput, RayControl};
+pub use tree_query::RayControl;
 
 /// A handle to one proxy of a [`DynamicTree`] or a [`SortAndSweep`].
 ///

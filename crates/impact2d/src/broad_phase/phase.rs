@@ -14,13 +14,10 @@ use super::dynamic_tree::{DynamicTree, NULL};
 use super::pairs::{PairChanges, PairKey, PairSet, morton};
 use super::swept::FastProxy;
 use super::tree_query::{check_ray, swept_aabb};
-use super::{
-    BroadPhaseError, Pair, ProxyId, RayCastInput, RayControl, SweptPair, check_aabb, check_margin, needs_refit,
-    stretched,
-};
+use super::{BroadPhaseError, Pair, ProxyId, RayControl, SweptPair, check_aabb, check_margin, needs_refit, stretched};
 use crate::geometry::Aabb;
 use crate::math::Vec2;
-use crate::query::AabbToi;
+use crate::query::{AabbToi, RayCastInput};
 use crate::settings::AABB_PREDICTION;
 
 /// The kind of body a proxy belongs to; each kind has its own tree.

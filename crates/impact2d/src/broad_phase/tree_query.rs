@@ -8,18 +8,7 @@ use super::dynamic_tree::{DynamicTree, LEAF, NULL, is_leaf};
 use super::{BroadPhaseError, ProxyId, check_aabb};
 use crate::geometry::Aabb;
 use crate::math::Vec2;
-use crate::query::{AabbToi, AabbToiState, aabb_time_of_impact};
-
-/// A ray: the points `origin + f * translation` for f ∈ [0, max_fraction] (meters).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayCastInput {
-    /// The start point (meters).
-    pub origin: Vec2,
-    /// The ray's direction and length (meters).
-    pub translation: Vec2,
-    /// The end of the ray as a fraction of `translation`; finite and not negative.
-    pub max_fraction: f32,
-}
+use crate::query::{AabbToi, AabbToiState, RayCastInput, aabb_time_of_impact};
 
 /// What a ray-cast callback tells the tree after it tested a proxy.
 #[derive(Clone, Copy, Debug, PartialEq)]
