@@ -37,7 +37,7 @@ pub fn conservative_advancement(
     let mut cache = Default::default();
     let mut t = 0.0;
     loop {
-        let (d, _, _) = q.distance_at(t, &mut cache);
+        let d = q.distance_at(q.poses(t), &mut cache);
         out.iterations += 1;
         if t == 0.0 && q.overlapped(&d) {
             return Ok(out.ended(ToiState::Overlapped, 0.0));

@@ -92,13 +92,12 @@ impl<'a> SeparationFunction<'a> {
 
     /// The poses of both shapes at time `t`.
     #[inline]
-    fn poses(&self, t: f32) -> (Transform, Transform) {
+    pub fn poses(&self, t: f32) -> (Transform, Transform) {
         (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t))
     }
 
-    /// The deepest point pair at time `t` and its separation.
-    pub fn find_min_separation(&self, t: f32) -> MinSeparation {
-        let (xf_a, xf_b) = self.poses(t);
+    /// The deepest point pair at the time of the poses `(xf_a, xf_b)` and its separation.
+    pub fn find_min_separation(&self, (xf_a, xf_b): (Transform, Transform)) -> MinSeparation {
         let (pa, pb) = (self.proxy_a.points(), self.proxy_b.points());
         match self.kind {
             Kind::Points => {
@@ -123,9 +122,9 @@ impl<'a> SeparationFunction<'a> {
         }
     }
 
-    /// The separation of one point pair (as found by [`Self::find_min_separation`]) at `t`.
-    pub fn evaluate(&self, index_a: usize, index_b: usize, t: f32) -> f32 {
-        let (xf_a, xf_b) = self.poses(t);
+    /// The separation of one point pair (as found by [`Self::find_min_separation`]) at the
+    /// time of the poses `(xf_a, xf_b)`.
+    pub fn evaluate(&self, index_a: usize, index_b: usize, (xf_a, xf_b): (Transform, Transform)) -> f32 {
         let (pa, pb) = (self.proxy_a.points(), self.proxy_b.points());
         match self.kind {
             Kind::Points => self.axis.dot(xf_b.apply(pb[index_b]) - xf_a.apply(pa[index_a])),

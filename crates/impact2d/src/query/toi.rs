@@ -200,11 +200,15 @@ impl<'a> ToiQuery<'a> {
         })
     }
 
-    /// Core distance at time `t`, warm-started from `cache` (world, rebased).
-    pub fn distance_at(&self, t: f32, cache: &mut SimplexCache) -> (CoreDistance, Transform, Transform) {
-        let (xa, xb) = (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t));
+    /// The poses of both shapes at time `t` (world, rebased).
+    pub fn poses(&self, t: f32) -> (Transform, Transform) {
+        (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t))
+    }
+
+    /// Core distance at the poses `(xa, xb)`, warm-started from `cache` (world, rebased).
+    pub fn distance_at(&self, (xa, xb): (Transform, Transform), cache: &mut SimplexCache) -> CoreDistance {
         let input = DistanceInput { proxy_a: self.proxy_a, transform_a: xa, proxy_b: self.proxy_b, transform_b: xb };
-        (world_core_distance(&input, cache), xa, xb)
+        world_core_distance(&input, cache)
     }
 
     /// True when the core distance found at t = 0 means the surfaces overlap.
@@ -219,8 +223,11 @@ impl<'a> ToiQuery<'a> {
         let mut cache = SimplexCache::default();
         let mut glance_depth = None;
         let (mut t1, mut horizon) = (0.0, self.t_max);
+        // The poses at the next t1, when the last step already computed them.
+        let mut next_poses = None;
         loop {
-            let (d, xa, xb) = self.distance_at(t1, &mut cache);
+            let (xa, xb) = next_poses.take().unwrap_or_else(|| self.poses(t1));
+            let d = self.distance_at((xa, xb), &mut cache);
             out.iterations += 1;
             if t1 == 0.0 && self.overlapped(&d) {
                 return out.ended(ToiState::Overlapped, 0.0);
@@ -244,7 +251,7 @@ impl<'a> ToiQuery<'a> {
             let mut start_poses = None;
             let mut halvings = 0;
             let (t2, m) = loop {
-                let (t2, failed) = match self.propose(&f, t1, horizon, &mut out.root_iterations) {
+                let (t2, failed) = match self.propose(&f, (t1, xa, xb), horizon, &mut out.root_iterations) {
                     Step::HitNow => return self.hit(out, t1, &d),
                     Step::Stuck => return out.ended(ToiState::Failed, t1),
                     Step::Unresolved(t2) => (t2, None),
@@ -289,7 +296,10 @@ impl<'a> ToiQuery<'a> {
                     return out.ended(ToiState::Separated, self.t_max);
                 }
                 // After a certified step, look as far again as the step that worked.
-                Some(_) => horizon = if halvings > 0 { (t2 + 2.0 * (t2 - t1)).min(self.t_max) } else { self.t_max },
+                Some(m) => {
+                    horizon = if halvings > 0 { (t2 + 2.0 * (t2 - t1)).min(self.t_max) } else { self.t_max };
+                    next_poses = Some((m.xf_a, m.xf_b));
+                }
                 None => out.subdivisions += 1,
             }
             t1 = t2;
@@ -299,22 +309,31 @@ impl<'a> ToiQuery<'a> {
     /// Bilateral advancement from t1 towards `horizon`: push the end of the interval back
     /// to the root of each deepest point pair until the deepest points at the end are in
     /// the band or clear of it.
-    fn propose(&self, f: &SeparationFunction, t1: f32, horizon: f32, root_iterations: &mut u32) -> Step {
+    fn propose(
+        &self,
+        f: &SeparationFunction,
+        (t1, xa1, xb1): (f32, Transform, Transform),
+        horizon: f32,
+        root_iterations: &mut u32,
+    ) -> Step {
         let band = &self.band;
-        let mut t2 = horizon;
+        let (mut t2, mut poses) = (horizon, f.poses(horizon));
         for _ in 0..MAX_POLYGON_VERTICES {
-            let m = f.find_min_separation(t2);
+            let m = f.find_min_separation(poses);
             if m.separation >= band.floor {
                 return Step::Reach(t2, m);
             }
-            let s1 = f.evaluate(m.index_a, m.index_b, t1);
+            let s1 = f.evaluate(m.index_a, m.index_b, (xa1, xb1));
             if s1 < band.floor {
                 return Step::Stuck;
             }
             if s1 <= band.hi {
                 return Step::HitNow;
             }
-            let separation = |t| f.evaluate(m.index_a, m.index_b, t);
+            let separation = |t| {
+                let at_t = f.poses(t);
+                (f.evaluate(m.index_a, m.index_b, at_t), at_t)
+            };
             let root = find_root(
                 separation,
                 (t1, s1),
@@ -325,6 +344,7 @@ impl<'a> ToiQuery<'a> {
             );
             *root_iterations += root.iterations;
             t2 = root.t;
+            poses = root.payload.unwrap_or_else(|| f.poses(t2));
         }
         Step::Unresolved(t2)
     }
@@ -412,6 +432,10 @@ fn check_sweep(sweep: &Sweep, what: &'static str) -> Result<(), QueryError> {
 /// start in [-pi, pi], so that f32 keeps its precision far from the world origin and after
 /// many turns.
 fn rebase(sweep: &Sweep, origin: Vec2) -> Sweep {
+    use std::f32::consts::PI;
+    if (-PI..=PI).contains(&sweep.a1) {
+        return sweep.rebased(origin);
+    }
     // In f64 so that even huge angles reduce exactly and keep their difference.
     let (a1, a2) = (sweep.a1 as f64, sweep.a2 as f64);
     let start = a1.rem_euclid(std::f64::consts::TAU);
