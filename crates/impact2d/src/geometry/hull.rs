@@ -15,9 +15,9 @@ use std::collections::BinaryHeap;
 
 use glam::DVec2;
 
-use super::error::GeometryError;
+use super::error::{GeometryError, check_point};
 use crate::math::Vec2;
-use crate::settings::{LINEAR_SLOP, MAX_COORDINATE as MAX_HULL_COORDINATE, MAX_POLYGON_VERTICES};
+use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 
 /// A convex hull: 3 to 8 points, counter-clockwise, no three collinear, no two closer than
 /// the linear slop (meters).
@@ -81,19 +81,9 @@ pub fn compute_hull(points: &[Vec2]) -> Result<Hull, GeometryError> {
     Ok(hull)
 }
 
-/// Every coordinate must be finite and within [`MAX_HULL_COORDINATE`].
+/// Every coordinate must be finite and within [`crate::settings::MAX_COORDINATE`].
 fn check_points(points: &[Vec2]) -> Result<(), GeometryError> {
-    for p in points {
-        if !p.is_finite() {
-            return Err(GeometryError::NonFinite { what: "hull point" });
-        }
-        for value in [p.x, p.y] {
-            if value.abs() > MAX_HULL_COORDINATE {
-                return Err(GeometryError::TooLarge { what: "hull point", value, max: MAX_HULL_COORDINATE });
-            }
-        }
-    }
-    Ok(())
+    points.iter().try_for_each(|&p| check_point(p, "hull point"))
 }
 
 /// How many points remain after greedy welding (a point joins the first kept point closer
