@@ -76,3 +76,51 @@ pub const AABB_SHRINK_FACTOR: f32 = 4.0;
 /// displacements in the direction of motion, so a steadily moving shape keeps its fat AABB
 /// for several steps instead of leaving it every step. Source: Box2D 2.4's `b2_aabbMultiplier`.
 pub const AABB_PREDICTION: f32 = 4.0;
+
+// ---- Dynamics: the world's defaults (see `WorldDef`) and fixed constants ----
+
+/// Default stiffness of contacts (hertz): how fast an overlap is pushed out, as the natural
+/// frequency of a spring. Capped at a quarter of the sub-step rate, where a soft constraint
+/// stops being stable. Source: Box2D v3's soft step.
+pub const DEFAULT_CONTACT_HERTZ: f32 = 30.0;
+
+/// Default damping ratio of contacts (dimensionless): well above 1, so pushing out an
+/// overlap never overshoots into a bounce.
+pub const DEFAULT_CONTACT_DAMPING_RATIO: f32 = 10.0;
+
+/// How much stiffer (as a factor on the hertz) a contact against a body of infinite mass
+/// (static or kinematic) is than one between two dynamic bodies, so that stacks are not
+/// pressed into the ground.
+pub const STATIC_CONTACT_STIFFNESS: f32 = 2.0;
+
+/// Default cap (m/s) on the speed at which an overlap is pushed out, so that deep overlaps
+/// (after a teleport or a shape created inside another) separate calmly instead of exploding.
+pub const DEFAULT_CONTACT_PUSH_MAX_SPEED: f32 = 3.0;
+
+/// Default approach speed (m/s) above which restitution applies: slower impacts do not
+/// bounce, so resting contacts stay at rest.
+pub const DEFAULT_RESTITUTION_THRESHOLD: f32 = 1.0;
+
+/// Default approach speed (m/s) above which a contact reports a hit event.
+pub const DEFAULT_HIT_EVENT_THRESHOLD: f32 = 1.0;
+
+/// Default cap (m/s) on the linear speed of a body: a guard against runaway numbers, far
+/// above any speed a game needs (400 m/s is faster than sound). Source: Box2D v3's default.
+pub const DEFAULT_MAX_LINEAR_SPEED: f32 = 400.0;
+
+/// Linear speed (m/s) below which a body counts as resting for sleep.
+pub const SLEEP_LINEAR_THRESHOLD: f32 = 0.05;
+
+/// Angular speed (rad/s) below which a body counts as resting for sleep: 2 degrees per second.
+pub const SLEEP_ANGULAR_THRESHOLD: f32 = 2.0 * std::f32::consts::PI / 180.0;
+
+/// How long (seconds) every body of an island must have rested before the island sleeps.
+pub const TIME_TO_SLEEP: f32 = 0.5;
+
+/// The most sub-steps a step accepts.
+pub const MAX_SUBSTEPS: u32 = 256;
+
+/// The number of graph colors the contact solver packs constraints into. Constraints of one
+/// color share no dynamic body, so they are solved four at a time in SIMD lanes; a
+/// constraint that finds no free color (a body with very many contacts) is solved alone.
+pub const GRAPH_COLOR_COUNT: usize = 24;

@@ -6,7 +6,7 @@ mod circle_toi;
 mod conservative;
 mod distance;
 mod epa;
-mod error;
+pub(crate) mod error;
 mod motion_bound;
 mod proxy;
 mod ray;

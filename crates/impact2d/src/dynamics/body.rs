@@ -1,0 +1,265 @@
+//! Bodies: their types, the settings they are made from, and the world's record of each.
+
+use super::error::{WorldError, check_finite, check_non_negative, check_vector};
+use super::handles::NULL;
+use crate::math::{Rot, Sweep, Transform, Vec2};
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BodyType {
+    /// Never moves; infinite mass. Collides with dynamic bodies only.
+    #[default]
+    Static,
+    /// Moves by its velocity, which only the user changes; infinite mass, so it pushes
+    /// dynamic bodies and nothing pushes it. Collides with dynamic bodies only.
+    Kinematic,
+    /// Moves by gravity, forces and contacts; its mass comes from its shapes.
+    Dynamic,
+}
+
+/// The settings a body is made from. `BodyDef::default()` is a static body at the origin;
+/// [`BodyDef::dynamic`] starts a dynamic one.
+///
+/// Units: meters, radians, seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyDef {
+    /// Static, kinematic or dynamic.
+    pub body_type: BodyType,
+    /// The world position of the body origin (meters).
+    pub position: Vec2,
+    /// The body angle (radians, counter-clockwise).
+    pub angle: f32,
+    /// The linear velocity of the center of mass (m/s).
+    pub linear_velocity: Vec2,
+    /// The angular velocity (rad/s).
+    pub angular_velocity: f32,
+    /// Linear damping (1/s): the velocity decays as `v / (1 + h c)` per sub-step of `h` seconds.
+    pub linear_damping: f32,
+    /// Angular damping (1/s), as the linear damping.
+    pub angular_damping: f32,
+    /// Multiplies the world's gravity for this body (1 is normal, 0 floats).
+    pub gravity_scale: f32,
+    /// A body with fixed rotation never turns (its inverse rotational inertia is zero).
+    pub fixed_rotation: bool,
+    /// A fast body that should also not tunnel through other dynamic bodies (used by
+    /// continuous collision).
+    pub bullet: bool,
+    /// Continuous collision against static geometry (used by continuous collision).
+    pub continuous: bool,
+    /// Whether the body starts awake. A sleeping body wakes when touched.
+    pub awake: bool,
+    /// Whether the body may fall asleep. A body that may not keeps its whole island awake.
+    pub sleep_allowed: bool,
+    /// Anything the user wants to keep with the body.
+    pub user_data: u64,
+}
+
+impl Default for BodyDef {
+    fn default() -> Self {
+        BodyDef {
+            body_type: BodyType::Static,
+            position: Vec2::ZERO,
+            angle: 0.0,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            fixed_rotation: false,
+            bullet: false,
+            continuous: true,
+            awake: true,
+            sleep_allowed: true,
+            user_data: 0,
+        }
+    }
+}
+
+impl BodyDef {
+    /// A dynamic body at `position` (meters), otherwise the defaults.
+    pub fn dynamic(position: Vec2) -> BodyDef {
+        BodyDef { body_type: BodyType::Dynamic, position, ..BodyDef::default() }
+    }
+
+    /// A kinematic body at `position` (meters), otherwise the defaults.
+    pub fn kinematic(position: Vec2) -> BodyDef {
+        BodyDef { body_type: BodyType::Kinematic, position, ..BodyDef::default() }
+    }
+
+    /// A static body at `position` (meters), otherwise the defaults.
+    pub fn fixed(position: Vec2) -> BodyDef {
+        BodyDef { position, ..BodyDef::default() }
+    }
+
+    /// Checks every number: finite, positions within
+    /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE), damping not negative.
+    pub(crate) fn validate(&self) -> Result<(), WorldError> {
+        check_vector(self.position, "body position")?;
+        check_angle(self.angle)?;
+        check_vector(self.linear_velocity, "body linear velocity")?;
+        check_finite(self.angular_velocity, "body angular velocity")?;
+        check_non_negative(self.linear_damping, "body linear damping")?;
+        check_non_negative(self.angular_damping, "body angular damping")?;
+        check_finite(self.gravity_scale, "body gravity scale")
+    }
+}
+
+/// Fails unless `angle` is finite and within a million radians (where f32 angles are still
+/// a fraction of a degree apart).
+pub(crate) fn check_angle(angle: f32) -> Result<(), WorldError> {
+    if angle.is_finite() && angle.abs() <= 1.0e6 {
+        Ok(())
+    } else {
+        Err(WorldError::InvalidValue { what: "body angle", requirement: "finite and within 1e6 radians" })
+    }
+}
+
+/// The angle reduced to [-π, π) (radians); angles already there are returned as they are.
+#[inline]
+pub(crate) fn reduce_angle(angle: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if (-PI..PI).contains(&angle) {
+        return angle;
+    }
+    // f64 keeps the reduction exact to f32 precision for every accepted angle.
+    let r = (f64::from(angle) + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI;
+    let r = r as f32;
+    if r >= PI { r - TAU } else { r.max(-PI) }
+}
+
+/// The world's record of a body.
+///
+/// The state is the center of mass `center` and the `angle`; `transform` (the body origin
+/// and rotation) is derived from them after every change.
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    pub body_type: BodyType,
+    /// Body origin and rotation (`rot` = `Rot::from_angle(angle)`).
+    pub transform: Transform,
+    /// Radians; reduced to [-π, π) at the start of each step.
+    pub angle: f32,
+    /// World center of mass (meters).
+    pub center: Vec2,
+    /// Center of mass in body coordinates (meters).
+    pub local_center: Vec2,
+    /// The motion of the last step.
+    pub sweep: Sweep,
+    pub linear_velocity: Vec2,
+    pub angular_velocity: f32,
+    /// Accumulated force (N) and torque (N·m) for the next step.
+    pub force: Vec2,
+    pub torque: f32,
+    pub mass: f32,
+    pub inv_mass: f32,
+    /// Rotational inertia about the center of mass (kg·m²).
+    pub inertia: f32,
+    pub inv_inertia: f32,
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub gravity_scale: f32,
+    pub fixed_rotation: bool,
+    pub bullet: bool,
+    pub continuous: bool,
+    pub sleep_allowed: bool,
+    /// Position in the world's awake set; `NULL` when asleep (and always for static bodies).
+    pub awake_index: u32,
+    /// How long (s) the body has rested.
+    pub sleep_time: f32,
+    /// The island of a dynamic body; `NULL` otherwise. Doubly linked list of its bodies.
+    pub island: u32,
+    pub island_prev: u32,
+    pub island_next: u32,
+    /// Singly linked list of the body's shapes.
+    pub shape_head: u32,
+    pub shape_count: u32,
+    /// Doubly linked list of the body's contacts (contact keys: index × 2 + end).
+    pub contact_head: u32,
+    pub contact_count: u32,
+    pub user_data: u64,
+}
+
+impl Body {
+    /// The record of a new body without shapes.
+    pub fn new(def: &BodyDef) -> Body {
+        let angle = reduce_angle(def.angle);
+        let transform = Transform { p: def.position, q: Rot::from_angle(angle) };
+        let moving = def.body_type != BodyType::Static;
+        let (linear_velocity, angular_velocity) =
+            if moving { (def.linear_velocity, def.angular_velocity) } else { (Vec2::ZERO, 0.0) };
+        let (mass, inv_mass) = if def.body_type == BodyType::Dynamic { (1.0, 1.0) } else { (0.0, 0.0) };
+        Body {
+            body_type: def.body_type,
+            transform,
+            angle,
+            center: def.position,
+            local_center: Vec2::ZERO,
+            sweep: Sweep { local_center: Vec2::ZERO, c1: def.position, c2: def.position, a1: angle, a2: angle },
+            linear_velocity,
+            angular_velocity,
+            force: Vec2::ZERO,
+            torque: 0.0,
+            mass,
+            inv_mass,
+            inertia: 0.0,
+            inv_inertia: 0.0,
+            linear_damping: def.linear_damping,
+            angular_damping: def.angular_damping,
+            gravity_scale: def.gravity_scale,
+            fixed_rotation: def.fixed_rotation,
+            bullet: def.bullet,
+            continuous: def.continuous,
+            sleep_allowed: def.sleep_allowed,
+            awake_index: NULL,
+            sleep_time: 0.0,
+            island: NULL,
+            island_prev: NULL,
+            island_next: NULL,
+            shape_head: NULL,
+            shape_count: 0,
+            contact_head: NULL,
+            contact_count: 0,
+            user_data: def.user_data,
+        }
+    }
+
+    #[inline]
+    pub fn is_awake(&self) -> bool {
+        self.awake_index != NULL
+    }
+
+    #[inline]
+    pub fn is_dynamic(&self) -> bool {
+        self.body_type == BodyType::Dynamic
+    }
+
+    /// Places the body by its center of mass and angle, deriving the origin and rotation.
+    pub fn set_center_and_angle(&mut self, center: Vec2, angle: f32) {
+        self.center = center;
+        self.angle = angle;
+        let q = Rot::from_angle(angle);
+        self.transform = Transform { p: center - q.rotate(self.local_center), q };
+    }
+
+    /// The sweep of a body standing still where it is.
+    pub fn still_sweep(&self) -> Sweep {
+        Sweep { local_center: self.local_center, c1: self.center, c2: self.center, a1: self.angle, a2: self.angle }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f32::consts::PI;
+
+    #[test]
+    fn angles_reduce_to_minus_pi_to_pi() {
+        for (a, want) in [(0.0f32, 0.0f32), (PI, -PI), (-PI, -PI), (3.0 * PI + 0.5, -PI + 0.5), (-7.0, -7.0 + 2.0 * PI)]
+        {
+            let r = reduce_angle(a);
+            assert!((-PI..PI).contains(&r), "{a} -> {r}");
+            assert!((r - want).abs() < 2e-6, "{a} -> {r}, want {want}");
+        }
+        assert_eq!(reduce_angle(1.0e6).to_bits(), reduce_angle(1.0e6).to_bits());
+        assert!((-PI..PI).contains(&reduce_angle(1.0e6)));
+    }
+}

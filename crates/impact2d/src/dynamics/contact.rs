@@ -1,0 +1,387 @@
+//! Contacts: one record per pair of shapes whose fat AABBs overlap, made when the broad phase
+//! reports the pair begun and removed when it reports it ended. Every step the narrow phase
+//! brings the manifold of each contact with an awake body up to date; a contact is touching
+//! while its manifold has points (speculative ones included, as the solver acts on them).
+//! Accumulated impulses are carried from one step's points to the next by feature id, so the
+//! solver can warm start.
+//!
+//! A contact with a sensor shape is a sensor contact: it never reaches the solver or the
+//! islands, and it touches while the shapes overlap (distance ≤ 0).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::events::{ContactBeginEvent, ContactEndEvent, SensorBeginEvent, SensorEndEvent};
+use super::handles::{NULL, ShapeId};
+use super::world::World;
+use crate::broad_phase::PairKey;
+use crate::narrow_phase::{Manifold, collide};
+use crate::settings::SPECULATIVE_DISTANCE;
+
+/// The solver's memory of one manifold point, carried over by feature id.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct PointImpulse {
+    /// Accumulated normal impulse of the last step (N·s).
+    pub normal: f32,
+    /// Accumulated friction impulse of the last step (N·s).
+    pub tangent: f32,
+    /// The largest accumulated normal impulse during the last step (N·s): zero for a
+    /// speculative point the solver never had to act on.
+    pub max_normal: f32,
+    /// The relative normal velocity before the last step (m/s, negative when approaching).
+    pub approach: f32,
+}
+
+/// The contact flags.
+pub(crate) mod flags {
+    /// The manifold has points (or, for a sensor contact, the shapes overlap).
+    pub const TOUCHING: u8 = 1;
+    /// Shape A is a sensor.
+    pub const SENSOR_A: u8 = 2;
+    /// Shape B is a sensor.
+    pub const SENSOR_B: u8 = 4;
+    /// Begin and end events are reported.
+    pub const CONTACT_EVENTS: u8 = 8;
+    /// Hit events are reported.
+    pub const HIT_EVENTS: u8 = 16;
+    /// Either shape is a sensor.
+    pub const SENSOR: u8 = SENSOR_A | SENSOR_B;
+}
+
+/// A link of a body's doubly linked contact list: the neighbors' contact keys.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edge {
+    pub prev: u32,
+    pub next: u32,
+}
+
+/// The world's record of a contact. Shape A has the smaller shape index; the manifold's
+/// normal goes from A to B.
+#[derive(Clone, Debug)]
+pub(crate) struct Contact {
+    pub shape_a: u32,
+    pub shape_b: u32,
+    pub body_a: u32,
+    pub body_b: u32,
+    /// The links in body A's (`edges[0]`) and body B's (`edges[1]`) contact lists.
+    pub edges: [Edge; 2],
+    pub manifold: Manifold,
+    pub impulses: [PointImpulse; 2],
+    /// Mixed friction and restitution (see [`ShapeDef`](super::ShapeDef)).
+    pub friction: f32,
+    pub restitution: f32,
+    /// The rounding radii of the shapes (meters): the solver tracks separation at the cores.
+    pub radius_a: f32,
+    pub radius_b: f32,
+    pub flags: u8,
+    pub pair_key: PairKey,
+}
+
+impl Contact {
+    #[inline]
+    pub fn is_touching(&self) -> bool {
+        self.flags & flags::TOUCHING != 0
+    }
+
+    #[inline]
+    pub fn is_sensor(&self) -> bool {
+        self.flags & flags::SENSOR != 0
+    }
+}
+
+/// A contact key names one end of a contact: `index * 2 + end`, end 0 for body A.
+#[inline]
+pub(crate) fn contact_key(index: u32, end: u32) -> u32 {
+    (index << 1) | end
+}
+
+/// A change of a contact's touching state found by the narrow phase, applied after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TouchChange {
+    Began(u32),
+    Ended(u32),
+    /// A touching contact of an awake body with a sleeping one: the sleeper must wake.
+    Wake(u32),
+}
+
+/// A hasher for pair keys (64-bit integers): one multiply, no random seed. The map it serves
+/// is only ever looked up, never iterated, so its order cannot leak into results.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ (n >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 ^= self.0 >> 32;
+    }
+}
+
+/// Contacts by pair key.
+pub(crate) type PairMap = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
+
+/// Friction of a contact from its shapes' (geometric mean).
+#[inline]
+pub(crate) fn mix_friction(a: f32, b: f32) -> f32 {
+    (a * b).sqrt()
+}
+
+/// Restitution of a contact from its shapes' (the larger).
+#[inline]
+pub(crate) fn mix_restitution(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+impl World {
+    /// Brings the broad phase's pairs up to date: contacts of ended pairs are destroyed, then
+    /// contacts of begun pairs are made. Pairs of shapes on one body, and of two sensors, are
+    /// refused.
+    pub(crate) fn update_pairs(&mut self) {
+        let colliders = &self.colliders;
+        let changes = self.broad_phase.update_pairs(|pair| {
+            let (a, b) = (&colliders[pair.user_a as u32], &colliders[pair.user_b as u32]);
+            a.body != b.body && !(a.sensor && b.sensor)
+        });
+        // Ended first: a removed proxy's key may already name a new proxy in `begun`.
+        let mut ended = std::mem::take(&mut self.scratch_keys);
+        ended.clear();
+        ended.extend(changes.ended.iter().map(|k| k.0));
+        let mut begun = std::mem::take(&mut self.scratch_pairs);
+        begun.clear();
+        begun.extend(changes.begun.iter().map(|p| (p.key().0, p.user_a as u32, p.user_b as u32)));
+        for &key in &ended {
+            if let Some(&index) = self.pair_map.get(&key) {
+                self.destroy_contact(index, false);
+            }
+        }
+        for &(key, a, b) in &begun {
+            self.create_contact(a, b, PairKey(key));
+        }
+        self.scratch_keys = ended;
+        self.scratch_pairs = begun;
+    }
+
+    /// Makes the contact of two shapes (not yet touching) and links it into both bodies'
+    /// contact lists.
+    fn create_contact(&mut self, shape_x: u32, shape_y: u32, pair_key: PairKey) {
+        let (shape_a, shape_b) = if shape_x < shape_y { (shape_x, shape_y) } else { (shape_y, shape_x) };
+        let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
+        let mut f = 0;
+        if ca.sensor {
+            f |= flags::SENSOR_A;
+        }
+        if cb.sensor {
+            f |= flags::SENSOR_B;
+        }
+        if ca.enable_contact_events || cb.enable_contact_events {
+            f |= flags::CONTACT_EVENTS;
+        }
+        if ca.enable_hit_events || cb.enable_hit_events {
+            f |= flags::HIT_EVENTS;
+        }
+        let contact = Contact {
+            shape_a,
+            shape_b,
+            body_a: ca.body,
+            body_b: cb.body,
+            edges: [Edge { prev: NULL, next: NULL }; 2],
+            manifold: Manifold::EMPTY,
+            impulses: [PointImpulse::default(); 2],
+            friction: mix_friction(ca.friction, cb.friction),
+            restitution: mix_restitution(ca.restitution, cb.restitution),
+            radius_a: ca.geometry.radius(),
+            radius_b: cb.geometry.radius(),
+            flags: f,
+            pair_key,
+        };
+        // The broad phase addresses fewer pairs than u32::MAX; a full table drops the pair.
+        let Some((index, _)) = self.contacts.insert(contact) else { return };
+        self.pair_map.insert(pair_key.0, index);
+        for end in 0..2 {
+            let body = if end == 0 { self.contacts[index].body_a } else { self.contacts[index].body_b };
+            let key = contact_key(index, end);
+            let head = self.bodies[body].contact_head;
+            self.contacts[index].edges[end as usize] = Edge { prev: NULL, next: head };
+            if head != NULL {
+                self.contacts[head >> 1].edges[(head & 1) as usize].prev = key;
+            }
+            let b = &mut self.bodies[body];
+            b.contact_head = key;
+            b.contact_count += 1;
+        }
+    }
+
+    /// Destroys a contact: reports the end of its touch, marks its island for splitting,
+    /// wakes its bodies when `wake` (a shape or body destroyed under it), unlinks it.
+    pub(crate) fn destroy_contact(&mut self, index: u32, wake: bool) {
+        let c = &self.contacts[index];
+        let (body_a, body_b, touching, sensor) = (c.body_a, c.body_b, c.is_touching(), c.is_sensor());
+        if touching {
+            self.report_end(index);
+            if !sensor {
+                let island = self.bodies[body_a].island;
+                if island != NULL && self.bodies[body_b].is_dynamic() && self.bodies[body_a].is_dynamic() {
+                    self.islands.mark_split(island);
+                }
+            }
+        }
+        if wake {
+            self.wake_body_index(body_a);
+            self.wake_body_index(body_b);
+        }
+        for end in 0..2u32 {
+            let c = &self.contacts[index];
+            let body = if end == 0 { c.body_a } else { c.body_b };
+            let Edge { prev, next } = c.edges[end as usize];
+            if prev != NULL {
+                self.contacts[prev >> 1].edges[(prev & 1) as usize].next = next;
+            } else {
+                self.bodies[body].contact_head = next;
+            }
+            if next != NULL {
+                self.contacts[next >> 1].edges[(next & 1) as usize].prev = prev;
+            }
+            self.bodies[body].contact_count -= 1;
+        }
+        self.pair_map.remove(&self.contacts[index].pair_key.0);
+        self.contacts.remove(index);
+    }
+
+    /// The narrow phase: the manifold of every contact with an awake body, from the bodies'
+    /// current transforms; then the touches that began and ended are applied in contact order
+    /// (events, island links, waking).
+    pub(crate) fn update_contacts(&mut self) {
+        let mut changes = std::mem::take(&mut self.touch_changes);
+        changes.clear();
+        let (bodies, colliders) = (&self.bodies, &self.colliders);
+        for index in 0..self.contacts.items.len() as u32 {
+            if !self.contacts.live[index as usize] {
+                continue;
+            }
+            let c = &mut self.contacts.items[index as usize];
+            let (body_a, body_b) = (&bodies[c.body_a], &bodies[c.body_b]);
+            let (awake_a, awake_b) = (body_a.is_awake(), body_b.is_awake());
+            if !(awake_a || awake_b) {
+                continue;
+            }
+            let (ca, cb) = (&colliders[c.shape_a], &colliders[c.shape_b]);
+            let was_touching = c.is_touching();
+            let touching = if c.is_sensor() {
+                // Overlap: points at separation 0 or less.
+                ca.aabb.overlaps(&cb.aabb)
+                    && collide(&ca.geometry, body_a.transform, &cb.geometry, body_b.transform, 0.0).count > 0
+            } else {
+                let manifold = if aabb_gap(&ca.aabb, &cb.aabb) > SPECULATIVE_DISTANCE {
+                    Manifold::EMPTY
+                } else {
+                    collide(&ca.geometry, body_a.transform, &cb.geometry, body_b.transform, SPECULATIVE_DISTANCE)
+                };
+                carry_impulses(&c.manifold, &mut c.impulses, &manifold);
+                c.manifold = manifold;
+                manifold.count > 0
+            };
+            if touching != was_touching {
+                c.flags ^= flags::TOUCHING;
+                changes.push(if touching { TouchChange::Began(index) } else { TouchChange::Ended(index) });
+            } else if touching && !c.is_sensor() && awake_a != awake_b {
+                let sleeper = if awake_a { body_b } else { body_a };
+                if sleeper.is_dynamic() {
+                    changes.push(TouchChange::Wake(index));
+                }
+            }
+        }
+        for &change in &changes {
+            match change {
+                TouchChange::Began(index) => self.begin_touch(index),
+                TouchChange::Ended(index) => {
+                    self.report_end(index);
+                    let c = &self.contacts[index];
+                    if !c.is_sensor() && self.bodies[c.body_a].is_dynamic() && self.bodies[c.body_b].is_dynamic() {
+                        let island = self.bodies[c.body_a].island;
+                        self.islands.mark_split(island);
+                    }
+                }
+                TouchChange::Wake(index) => {
+                    let (a, b) = (self.contacts[index].body_a, self.contacts[index].body_b);
+                    self.wake_body_index(a);
+                    self.wake_body_index(b);
+                }
+            }
+        }
+        self.touch_changes = changes;
+    }
+
+    /// A touch began: the begin event, and for a solid contact between dynamic bodies the
+    /// union of their islands (waking a sleeping one).
+    fn begin_touch(&mut self, index: u32) {
+        let c = &self.contacts[index];
+        let (shape_a, shape_b) = (self.shape_id(c.shape_a), self.shape_id(c.shape_b));
+        if c.is_sensor() {
+            let (sensor, visitor) =
+                if c.flags & flags::SENSOR_A != 0 { (shape_a, shape_b) } else { (shape_b, shape_a) };
+            self.pending_events.sensor_begin.push(SensorBeginEvent { sensor, visitor });
+            return;
+        }
+        if c.flags & flags::CONTACT_EVENTS != 0 {
+            self.pending_events.contact_begin.push(ContactBeginEvent { shape_a, shape_b, manifold: c.manifold });
+        }
+        let (a, b) = (c.body_a, c.body_b);
+        self.wake_body_index(a);
+        self.wake_body_index(b);
+        if self.bodies[a].is_dynamic() && self.bodies[b].is_dynamic() {
+            self.link_islands(a, b);
+        }
+    }
+
+    /// The end event of a touching contact (contact or sensor).
+    fn report_end(&mut self, index: u32) {
+        let c = &self.contacts[index];
+        let (shape_a, shape_b) = (self.shape_id(c.shape_a), self.shape_id(c.shape_b));
+        if c.is_sensor() {
+            let (sensor, visitor) =
+                if c.flags & flags::SENSOR_A != 0 { (shape_a, shape_b) } else { (shape_b, shape_a) };
+            self.pending_events.sensor_end.push(SensorEndEvent { sensor, visitor });
+        } else if c.flags & flags::CONTACT_EVENTS != 0 {
+            self.pending_events.contact_end.push(ContactEndEvent { shape_a, shape_b });
+        }
+    }
+
+    /// The handle of the live shape at `index`.
+    #[inline]
+    pub(crate) fn shape_id(&self, index: u32) -> ShapeId {
+        ShapeId::new(index, self.colliders.generations[index as usize])
+    }
+}
+
+/// The gap between two boxes (meters): the larger of the gaps along x and y, negative when
+/// they overlap. A lower bound on the distance between anything inside them.
+#[inline]
+fn aabb_gap(a: &crate::geometry::Aabb, b: &crate::geometry::Aabb) -> f32 {
+    let d1 = b.lower - a.upper;
+    let d2 = a.lower - b.upper;
+    d1.max(d2).max_element()
+}
+
+/// The impulses of the new manifold's points: those of the old points with the same feature
+/// id, zero for new points.
+#[inline]
+fn carry_impulses(old: &Manifold, impulses: &mut [PointImpulse; 2], new: &Manifold) {
+    let previous = *impulses;
+    for (j, point) in new.points().iter().enumerate() {
+        impulses[j] = match old.find_id(point.id) {
+            Some(k) => {
+                PointImpulse { normal: previous[k].normal, tangent: previous[k].tangent, ..PointImpulse::default() }
+            }
+            None => PointImpulse::default(),
+        };
+    }
+}

@@ -1,0 +1,578 @@
+//! The contact solver: soft contact constraints with accumulated-impulse clamping, solved
+//! four at a time.
+//!
+//! Constraints live in flat arrays of *bundles*: four contacts side by side, every number
+//! stored as four lanes (`[f32; 4]`), solved with `glam::Vec4` (SSE2 on x86-64, a scalar
+//! fallback elsewhere; both compute every lane with the same IEEE operations in the same
+//! order, without fused multiply-adds, so they agree bit for bit). The four contacts of a
+//! bundle must share no dynamic body: each step the constraints are *graph colored* (a
+//! contact takes the first color that neither of its dynamic bodies has used yet, with a
+//! bitmask of used colors per body), and each color is cut into bundles. Colors are solved in
+//! order, so this is still Gauss-Seidel, in a coloring order. A contact that finds no free
+//! color among [`GRAPH_COLOR_COUNT`] gets a bundle of its own, solved after the colors.
+//! Contacts with one dynamic body start at color 1, so contacts with the ground are solved
+//! after the first color of contacts between bodies.
+//!
+//! The stages follow Box2D v3's soft step: `prepare` (anchors relative to the centers of mass,
+//! effective masses, the relative normal velocity before the step), then per sub-step
+//! `warm_start`, `solve` (with bias), and after the body positions move, `relax` (without
+//! bias); after the sub-steps `restitution` and `store`.
+//!
+//! Separation during sub-steps is not recomputed by the narrow phase: it is the manifold's
+//! separation plus the motion along the normal of the shapes' *core* points, from the bodies'
+//! position and rotation deltas since the start of the step (the normal is fixed for the
+//! step). Box2D v3 moves the contact point itself with each body; for a rounded shape that
+//! point is not a material point (a rolling ball's contact point stays below its center while
+//! the ball turns), so after a large rotation it would report a gap that is not there. Here
+//! the point of each body that moves rigidly is its core point, the contact point pulled in
+//! by the shape's radius and half the separation along the normal: a circle's center, a
+//! polygon's vertex. Jacobians keep the contact point as their fixed anchor.
+//!
+//! Sources: Catto, "Solver2D" (2024) and Box2D v3 (`contact_solver.c`, `constraint_graph.c`)
+//! for the soft step and the colored SIMD layout; Catto, "Soft Constraints" (GDC 2011) for
+//! the soft constraint coefficients; Firth, "Speculative Contacts" (2011) for the
+//! speculative bias.
+
+use glam::Vec4;
+
+use super::body::Body;
+use super::contact::{Contact, PointImpulse, flags};
+use super::events::ContactHitEvent;
+use super::handles::{NULL, ShapeId, Slots};
+use crate::math::{Rot, Vec2};
+use crate::settings::GRAPH_COLOR_COUNT;
+
+/// The velocity and the motion since the start of the step of one awake body, in the layout
+/// the solver gathers from: 32 bytes, two halves of four floats.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(32))]
+pub(crate) struct BodyState {
+    /// Linear velocity of the center of mass (m/s).
+    pub v: Vec2,
+    /// Angular velocity (rad/s).
+    pub w: f32,
+    /// Rotation since the start of the step (radians).
+    pub angle_delta: f32,
+    /// Motion of the center of mass since the start of the step (meters).
+    pub dp: Vec2,
+    /// The rotation by `angle_delta`.
+    pub dq: Rot,
+}
+
+/// The state of a body that does not move: what static bodies (and empty lanes) read.
+pub(crate) const STILL_STATE: BodyState =
+    BodyState { v: Vec2::ZERO, w: 0.0, angle_delta: 0.0, dp: Vec2::ZERO, dq: Rot::IDENTITY };
+
+/// The coefficients of a soft constraint of natural frequency `hertz` and damping ratio
+/// `zeta` solved with time step `h` (Catto, "Soft Constraints"): the velocity bias per meter
+/// of error (1/s), and the scales of the effective mass and of the accumulated impulse.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Softness {
+    pub bias_rate: f32,
+    pub mass_scale: f32,
+    pub impulse_scale: f32,
+}
+
+impl Softness {
+    pub fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
+        if hertz == 0.0 {
+            return Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+        }
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Softness { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
+    }
+}
+
+type Lanes = [f32; 4];
+
+/// One manifold point of the four contacts of a bundle.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct PointLanes {
+    /// Anchors relative to the centers of mass at the start of the step (meters, world axes).
+    anchor_ax: Lanes,
+    anchor_ay: Lanes,
+    anchor_bx: Lanes,
+    anchor_by: Lanes,
+    /// The separation minus the normal part of the anchors' offset: adding the anchors'
+    /// current offset along the normal gives the current separation (meters).
+    base_separation: Lanes,
+    /// How far each core point lies behind the contact point along the normal (meters):
+    /// the shape's radius plus half the separation.
+    core_a: Lanes,
+    core_b: Lanes,
+    normal_mass: Lanes,
+    tangent_mass: Lanes,
+    normal_impulse: Lanes,
+    tangent_impulse: Lanes,
+    max_normal_impulse: Lanes,
+    /// Relative normal velocity before the step (m/s).
+    relative_velocity: Lanes,
+}
+
+/// Four contacts that share no dynamic body. An empty lane points at the still state and has
+/// zero masses, so it changes nothing; a one-point contact's second point has zero masses.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct Bundle {
+    body_a: [u32; 4],
+    body_b: [u32; 4],
+    inv_mass_a: Lanes,
+    inv_inertia_a: Lanes,
+    inv_mass_b: Lanes,
+    inv_inertia_b: Lanes,
+    normal_x: Lanes,
+    normal_y: Lanes,
+    friction: Lanes,
+    restitution: Lanes,
+    bias_rate: Lanes,
+    mass_scale: Lanes,
+    impulse_scale: Lanes,
+    points: [PointLanes; 2],
+}
+
+/// The per-step numbers the stages need.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepConstants {
+    /// Sub-step length (s) and its inverse.
+    pub inv_h: f32,
+    pub contact_softness: Softness,
+    pub static_softness: Softness,
+    pub push_max_speed: f32,
+    pub restitution_threshold: f32,
+    pub hit_event_threshold: f32,
+    pub warm_starting: bool,
+}
+
+/// The contact solver's arrays, kept from step to step so that nothing is allocated once they
+/// have grown to their working size.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactSolver {
+    bundles: Vec<Bundle>,
+    /// The contact index of each lane of each bundle, `NULL` for an empty lane.
+    lanes: Vec<[u32; 4]>,
+    /// Per body state: the colors its contacts took this step.
+    color_masks: Vec<u32>,
+    colors: Vec<Vec<u32>>,
+    overflow: Vec<u32>,
+    /// Statistics of the last step: contacts per color, and alone.
+    pub color_sizes: [u32; GRAPH_COLOR_COUNT],
+    pub overflow_count: u32,
+}
+
+/// The four lanes of `a`.
+#[inline(always)]
+fn ld(a: &Lanes) -> Vec4 {
+    Vec4::from_array(*a)
+}
+
+/// The state index of a body: its place in the awake set plus one, 0 (the still state) for
+/// a body that is not awake (static bodies).
+#[inline]
+pub(crate) fn state_index(body: &Body) -> u32 {
+    if body.awake_index == NULL { 0 } else { body.awake_index + 1 }
+}
+
+/// Four bodies' states, lane by lane.
+struct WideBody {
+    vx: Vec4,
+    vy: Vec4,
+    w: Vec4,
+    dpx: Vec4,
+    dpy: Vec4,
+    qc: Vec4,
+    qs: Vec4,
+}
+
+#[inline(always)]
+fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
+    let s = [
+        &states[index[0] as usize],
+        &states[index[1] as usize],
+        &states[index[2] as usize],
+        &states[index[3] as usize],
+    ];
+    WideBody {
+        vx: Vec4::new(s[0].v.x, s[1].v.x, s[2].v.x, s[3].v.x),
+        vy: Vec4::new(s[0].v.y, s[1].v.y, s[2].v.y, s[3].v.y),
+        w: Vec4::new(s[0].w, s[1].w, s[2].w, s[3].w),
+        dpx: Vec4::new(s[0].dp.x, s[1].dp.x, s[2].dp.x, s[3].dp.x),
+        dpy: Vec4::new(s[0].dp.y, s[1].dp.y, s[2].dp.y, s[3].dp.y),
+        qc: Vec4::new(s[0].dq.c, s[1].dq.c, s[2].dq.c, s[3].dq.c),
+        qs: Vec4::new(s[0].dq.s, s[1].dq.s, s[2].dq.s, s[3].dq.s),
+    }
+}
+
+/// Writes the velocities back. Lanes of static bodies and empty lanes write the still state's
+/// zero velocity back unchanged (their masses are zero), so no lane needs a test.
+#[inline(always)]
+fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
+    let (vx, vy, w) = (b.vx.to_array(), b.vy.to_array(), b.w.to_array());
+    for l in 0..4 {
+        let s = &mut states[index[l] as usize];
+        s.v = Vec2::new(vx[l], vy[l]);
+        s.w = w[l];
+    }
+}
+
+impl ContactSolver {
+    /// Colors the contacts `constraints` and fills the bundles: the first stage of a step.
+    /// `states` holds the velocities before the step.
+    pub fn prepare(
+        &mut self,
+        constraints: &[u32],
+        contacts: &Slots<Contact>,
+        bodies: &Slots<Body>,
+        states: &[BodyState],
+        k: &StepConstants,
+    ) {
+        self.color(constraints, contacts, bodies, states.len());
+        self.bundles.clear();
+        self.lanes.clear();
+        let (colors, overflow) = (std::mem::take(&mut self.colors), std::mem::take(&mut self.overflow));
+        for list in &colors {
+            for chunk in list.chunks(4) {
+                self.push_bundle(chunk, contacts, bodies, states, k);
+            }
+        }
+        for &c in &overflow {
+            self.push_bundle(&[c], contacts, bodies, states, k);
+        }
+        self.colors = colors;
+        self.overflow = overflow;
+    }
+
+    /// Greedy coloring in contact order.
+    fn color(&mut self, constraints: &[u32], contacts: &Slots<Contact>, bodies: &Slots<Body>, state_count: usize) {
+        const ALL: u32 = if GRAPH_COLOR_COUNT >= 32 { u32::MAX } else { (1u32 << GRAPH_COLOR_COUNT) - 1 };
+        if self.colors.len() != GRAPH_COLOR_COUNT {
+            self.colors = vec![Vec::new(); GRAPH_COLOR_COUNT];
+        }
+        self.colors.iter_mut().for_each(Vec::clear);
+        self.overflow.clear();
+        self.color_masks.clear();
+        self.color_masks.resize(state_count, 0);
+        for &ci in constraints {
+            let c = &contacts[ci];
+            let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+            let (ia, ib) = (state_index(a) as usize, state_index(b) as usize);
+            let (dyn_a, dyn_b) = (a.is_dynamic() && ia != 0, b.is_dynamic() && ib != 0);
+            let mut used = 0;
+            if dyn_a {
+                used |= self.color_masks[ia];
+            }
+            if dyn_b {
+                used |= self.color_masks[ib];
+            }
+            // Contacts with one dynamic body skip color 0.
+            let first = if dyn_a && dyn_b { ALL } else { ALL & !1 };
+            let free = !used & first;
+            if free == 0 {
+                self.overflow.push(ci);
+                continue;
+            }
+            let color = free.trailing_zeros();
+            if dyn_a {
+                self.color_masks[ia] |= 1 << color;
+            }
+            if dyn_b {
+                self.color_masks[ib] |= 1 << color;
+            }
+            self.colors[color as usize].push(ci);
+        }
+        for (size, list) in self.color_sizes.iter_mut().zip(&self.colors) {
+            *size = list.len() as u32;
+        }
+        self.overflow_count = self.overflow.len() as u32;
+    }
+
+    /// A bundle of up to four contacts.
+    fn push_bundle(
+        &mut self,
+        chunk: &[u32],
+        contacts: &Slots<Contact>,
+        bodies: &Slots<Body>,
+        states: &[BodyState],
+        k: &StepConstants,
+    ) {
+        let mut bundle = Bundle::default();
+        let mut lanes = [NULL; 4];
+        for (l, &ci) in chunk.iter().enumerate() {
+            lanes[l] = ci;
+            prepare_lane(&mut bundle, l, &contacts[ci], bodies, states, k);
+        }
+        self.bundles.push(bundle);
+        self.lanes.push(lanes);
+    }
+
+    /// Applies the accumulated impulses of the last step (warm starting).
+    pub fn warm_start(&self, states: &mut [BodyState]) {
+        for c in &self.bundles {
+            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
+            let (ma, ia, mb, ib) = (ld(&c.inv_mass_a), ld(&c.inv_inertia_a), ld(&c.inv_mass_b), ld(&c.inv_inertia_b));
+            let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
+            let (tx, ty) = (ny, -nx);
+            for p in &c.points {
+                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
+                let (pn, pt) = (ld(&p.normal_impulse), ld(&p.tangent_impulse));
+                let px = pn * nx + pt * tx;
+                let py = pn * ny + pt * ty;
+                a.w -= ia * (rax * py - ray * px);
+                a.vx -= ma * px;
+                a.vy -= ma * py;
+                b.w += ib * (rbx * py - rby * px);
+                b.vx += mb * px;
+                b.vy += mb * py;
+            }
+            scatter(states, &c.body_a, &a);
+            scatter(states, &c.body_b, &b);
+        }
+    }
+
+    /// One pass over every constraint: normal impulses (soft, with bias, when `use_bias`;
+    /// rigid without bias for the relax pass; speculative for separated points), then
+    /// friction.
+    pub fn solve(&mut self, states: &mut [BodyState], k: &StepConstants, use_bias: bool) {
+        let inv_h = Vec4::splat(k.inv_h);
+        let min_bias = Vec4::splat(-k.push_max_speed);
+        for c in &mut self.bundles {
+            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
+            let (ma, ia, mb, ib) = (ld(&c.inv_mass_a), ld(&c.inv_inertia_a), ld(&c.inv_mass_b), ld(&c.inv_inertia_b));
+            let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
+            let (dpx, dpy) = (b.dpx - a.dpx, b.dpy - a.dpy);
+            let (soft_bias_rate, soft_mass, soft_impulse) = if use_bias {
+                (ld(&c.mass_scale) * ld(&c.bias_rate), ld(&c.mass_scale), ld(&c.impulse_scale))
+            } else {
+                (Vec4::ZERO, Vec4::ONE, Vec4::ZERO)
+            };
+            for p in &mut c.points {
+                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
+                // Current separation: the core points turned by the rotations since the start.
+                // A core point is its anchor minus `core` along the normal, and the normal
+                // turned by a rotation has the rotation's cosine along the normal.
+                let dsx = dpx + (b.qc * rbx - b.qs * rby) - (a.qc * rax - a.qs * ray);
+                let dsy = dpy + (b.qs * rbx + b.qc * rby) - (a.qs * rax + a.qc * ray);
+                let turn = ld(&p.core_b) * (b.qc - Vec4::ONE) + ld(&p.core_a) * (a.qc - Vec4::ONE);
+                let s = ld(&p.base_separation) + dsx * nx + dsy * ny + turn;
+                // A separated point only removes the speed that would close its gap within
+                // the sub-step; an overlap is pushed out softly, no faster than the cap.
+                let speculative = s.cmpgt(Vec4::ZERO);
+                let bias = Vec4::select(speculative, s * inv_h, (soft_bias_rate * s).max(min_bias));
+                let mass_scale = Vec4::select(speculative, Vec4::ONE, soft_mass);
+                let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft_impulse);
+                let dvx = (b.vx - b.w * rby) - (a.vx - a.w * ray);
+                let dvy = (b.vy + b.w * rbx) - (a.vy + a.w * rax);
+                let vn = dvx * nx + dvy * ny;
+                let old = ld(&p.normal_impulse);
+                let delta = -ld(&p.normal_mass) * (mass_scale * vn + bias) - impulse_scale * old;
+                let new = (old + delta).max(Vec4::ZERO);
+                let delta = new - old;
+                p.normal_impulse = new.to_array();
+                p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
+                let (px, py) = (delta * nx, delta * ny);
+                a.vx -= ma * px;
+                a.vy -= ma * py;
+                a.w -= ia * (rax * py - ray * px);
+                b.vx += mb * px;
+                b.vy += mb * py;
+                b.w += ib * (rbx * py - rby * px);
+            }
+            let (tx, ty) = (ny, -nx);
+            let friction = ld(&c.friction);
+            for p in &mut c.points {
+                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
+                let dvx = (b.vx - b.w * rby) - (a.vx - a.w * ray);
+                let dvy = (b.vy + b.w * rbx) - (a.vy + a.w * rax);
+                let vt = dvx * tx + dvy * ty;
+                let old = ld(&p.tangent_impulse);
+                let limit = friction * ld(&p.normal_impulse);
+                let new = (old - ld(&p.tangent_mass) * vt).min(limit).max(-limit);
+                let delta = new - old;
+                p.tangent_impulse = new.to_array();
+                let (px, py) = (delta * tx, delta * ty);
+                a.vx -= ma * px;
+                a.vy -= ma * py;
+                a.w -= ia * (rax * py - ray * px);
+                b.vx += mb * px;
+                b.vy += mb * py;
+                b.w += ib * (rbx * py - rby * px);
+            }
+            scatter(states, &c.body_a, &a);
+            scatter(states, &c.body_b, &b);
+        }
+    }
+
+    /// Restitution after the sub-steps: a point that took an impulse and approached faster
+    /// than the threshold before the step gets the normal velocity `-e` times that approach
+    /// speed. Using the approach speed from before the step (not the speed left after the
+    /// sub-steps) is what keeps speculative contacts from eating the bounce.
+    pub fn restitution(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        let threshold = Vec4::splat(-k.restitution_threshold);
+        for c in &mut self.bundles {
+            let e = ld(&c.restitution);
+            if e.cmpeq(Vec4::ZERO).all() {
+                continue;
+            }
+            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
+            let (ma, ia, mb, ib) = (ld(&c.inv_mass_a), ld(&c.inv_inertia_a), ld(&c.inv_mass_b), ld(&c.inv_inertia_b));
+            let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
+            for p in &mut c.points {
+                let rv = ld(&p.relative_velocity);
+                let apply = rv.cmplt(threshold) & ld(&p.max_normal_impulse).cmpgt(Vec4::ZERO);
+                if !apply.any() {
+                    continue;
+                }
+                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
+                let dvx = (b.vx - b.w * rby) - (a.vx - a.w * ray);
+                let dvy = (b.vy + b.w * rbx) - (a.vy + a.w * rax);
+                let vn = dvx * nx + dvy * ny;
+                let old = ld(&p.normal_impulse);
+                let delta = -ld(&p.normal_mass) * (vn + e * rv);
+                let new = Vec4::select(apply, (old + delta).max(Vec4::ZERO), old);
+                let delta = new - old;
+                p.normal_impulse = new.to_array();
+                p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
+                let (px, py) = (delta * nx, delta * ny);
+                a.vx -= ma * px;
+                a.vy -= ma * py;
+                a.w -= ia * (rax * py - ray * px);
+                b.vx += mb * px;
+                b.vy += mb * py;
+                b.w += ib * (rbx * py - rby * px);
+            }
+            scatter(states, &c.body_a, &a);
+            scatter(states, &c.body_b, &b);
+        }
+    }
+
+    /// Copies the impulses back into the contacts (for the next step's warm start, the
+    /// restitution and hit tests, and the user), and reports a hit event for each contact
+    /// whose fastest point that took an impulse approached faster than `hit_threshold`.
+    /// `shape_generations` names the shapes.
+    pub fn store(
+        &self,
+        contacts: &mut Slots<Contact>,
+        shape_generations: &[u32],
+        hits: &mut Vec<ContactHitEvent>,
+        hit_threshold: f32,
+    ) {
+        for (c, lanes) in self.bundles.iter().zip(&self.lanes) {
+            for (l, &ci) in lanes.iter().enumerate() {
+                if ci == NULL {
+                    continue;
+                }
+                let contact = &mut contacts[ci];
+                let mut fastest = (NULL as usize, hit_threshold);
+                for j in 0..contact.manifold.count {
+                    let p = &c.points[j];
+                    let imp = PointImpulse {
+                        normal: p.normal_impulse[l],
+                        tangent: p.tangent_impulse[l],
+                        max_normal: p.max_normal_impulse[l],
+                        approach: p.relative_velocity[l],
+                    };
+                    contact.impulses[j] = imp;
+                    if imp.max_normal > 0.0 && -imp.approach > fastest.1 {
+                        fastest = (j, -imp.approach);
+                    }
+                }
+                if fastest.0 != NULL as usize && contact.flags & flags::HIT_EVENTS != 0 {
+                    let id = |i: u32| ShapeId::new(i, shape_generations[i as usize]);
+                    hits.push(ContactHitEvent {
+                        shape_a: id(contact.shape_a),
+                        shape_b: id(contact.shape_b),
+                        point: contact.manifold.points[fastest.0].point,
+                        normal: contact.manifold.normal,
+                        approach_speed: fastest.1,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Fills lane `l` of `bundle` from a touching contact.
+fn prepare_lane(
+    bundle: &mut Bundle,
+    l: usize,
+    contact: &Contact,
+    bodies: &Slots<Body>,
+    states: &[BodyState],
+    k: &StepConstants,
+) {
+    let (a, b) = (&bodies[contact.body_a], &bodies[contact.body_b]);
+    let (ia, ib) = (state_index(a), state_index(b));
+    bundle.body_a[l] = ia;
+    bundle.body_b[l] = ib;
+    let (sa, sb) = (&states[ia as usize], &states[ib as usize]);
+    let (ma, ii_a, mb, ii_b) = (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia);
+    bundle.inv_mass_a[l] = ma;
+    bundle.inv_inertia_a[l] = ii_a;
+    bundle.inv_mass_b[l] = mb;
+    bundle.inv_inertia_b[l] = ii_b;
+    let m = &contact.manifold;
+    let n = m.normal;
+    bundle.normal_x[l] = n.x;
+    bundle.normal_y[l] = n.y;
+    bundle.friction[l] = contact.friction;
+    bundle.restitution[l] = contact.restitution;
+    // Against a body of infinite mass the contact is stiffer.
+    let soft = if ma == 0.0 || mb == 0.0 { k.static_softness } else { k.contact_softness };
+    bundle.bias_rate[l] = soft.bias_rate;
+    bundle.mass_scale[l] = soft.mass_scale;
+    bundle.impulse_scale[l] = soft.impulse_scale;
+    let t = Vec2::new(n.y, -n.x);
+    // Manifold anchors are relative to the body origins; the solver's to the centers of mass.
+    let (offset_a, offset_b) = (a.center - a.transform.p, b.center - b.transform.p);
+    let warm = if k.warm_starting { 1.0 } else { 0.0 };
+    for (j, mp) in m.points().iter().enumerate() {
+        let p = &mut bundle.points[j];
+        let ra = mp.anchor_a - offset_a;
+        let rb = mp.anchor_b - offset_b;
+        p.anchor_ax[l] = ra.x;
+        p.anchor_ay[l] = ra.y;
+        p.anchor_bx[l] = rb.x;
+        p.anchor_by[l] = rb.y;
+        p.base_separation[l] = mp.separation - (rb - ra).dot(n);
+        let half = 0.5 * mp.separation;
+        p.core_a[l] = contact.radius_a + half;
+        p.core_b[l] = contact.radius_b + half;
+        let (rna, rnb) = (ra.perp_dot(n), rb.perp_dot(n));
+        let kn = ma + mb + ii_a * rna * rna + ii_b * rnb * rnb;
+        p.normal_mass[l] = if kn > 0.0 { 1.0 / kn } else { 0.0 };
+        let (rta, rtb) = (ra.perp_dot(t), rb.perp_dot(t));
+        let kt = ma + mb + ii_a * rta * rta + ii_b * rtb * rtb;
+        p.tangent_mass[l] = if kt > 0.0 { 1.0 / kt } else { 0.0 };
+        p.normal_impulse[l] = warm * contact.impulses[j].normal;
+        p.tangent_impulse[l] = warm * contact.impulses[j].tangent;
+        p.max_normal_impulse[l] = 0.0;
+        let va = sa.v + Vec2::new(-sa.w * ra.y, sa.w * ra.x);
+        let vb = sb.v + Vec2::new(-sb.w * rb.y, sb.w * rb.x);
+        p.relative_velocity[l] = (vb - va).dot(n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softness_matches_the_closed_form() {
+        let s = Softness::new(30.0, 10.0, 1.0 / 240.0);
+        let omega = 2.0 * std::f32::consts::PI * 30.0;
+        let h = 1.0f32 / 240.0;
+        let a1 = 2.0 * 10.0 + h * omega;
+        assert!((s.bias_rate - omega / a1).abs() < 1e-3);
+        assert!((s.mass_scale + s.impulse_scale - 1.0).abs() < 1e-6);
+        let rigid = Softness::new(0.0, 10.0, h);
+        assert_eq!((rigid.bias_rate, rigid.mass_scale, rigid.impulse_scale), (0.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn body_state_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<BodyState>(), 32);
+    }
+}

@@ -1,0 +1,59 @@
+//! Dynamics: the [`World`] that steps rigid bodies and resolves their contacts.
+//!
+//! A step runs through the pipeline: the broad phase's pairs become contacts
+//! (`contact.rs`), the narrow phase brings their manifolds up to date, the solver
+//! (`solver.rs`, `contact_solver.rs`) moves the awake bodies in sub-steps with soft contact
+//! constraints, speculative contacts and restitution, islands that came to rest fall asleep
+//! (`island.rs`), and the step's events are ready to read (`events.rs`). World queries are in
+//! `queries.rs`.
+//!
+//! | file | job |
+//! |---|---|
+//! | `world.rs` | [`World`], [`WorldDef`], creating and destroying bodies and shapes, body and shape access, the step |
+//! | `handles.rs` | generational [`BodyId`] and [`ShapeId`]; the slot tables behind them |
+//! | `body.rs` | [`BodyType`], [`BodyDef`], the world's body record |
+//! | `collider.rs` | [`ShapeDef`], the world's shape record (geometry, material, filter, proxy, AABB) |
+//! | `contact.rs` | contacts: made and destroyed with broad-phase pairs, the narrow-phase update, touch changes |
+//! | `solver.rs` | the step's solver stages and body integration |
+//! | `contact_solver.rs` | contact constraints in colored bundles of four: prepare, warm start, solve, relax, restitution, store |
+//! | `island.rs` | persistent islands, sleeping and waking |
+//! | `events.rs` | event types and buffers |
+//! | `queries.rs` | ray casts, shape casts, AABB and point overlap |
+//! | `error.rs` | [`WorldError`] |
+//!
+//! Units: meters, kilograms, seconds, radians.
+//!
+//! ```
+//! use impact2d::{BodyDef, Shape, ShapeDef, Vec2, World, WorldDef, make_box};
+//!
+//! let mut world = World::new(&WorldDef::default()).unwrap();
+//! let ground = world.create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0))).unwrap();
+//! world.create_shape(ground, &ShapeDef::default(), &Shape::Polygon(make_box(20.0, 1.0).unwrap())).unwrap();
+//! let crate_ = world.create_body(&BodyDef::dynamic(Vec2::new(0.0, 4.0))).unwrap();
+//! world.create_shape(crate_, &ShapeDef::default(), &Shape::Polygon(make_box(0.5, 0.5).unwrap())).unwrap();
+//! for _ in 0..120 {
+//!     world.step(1.0 / 60.0, 4).unwrap();
+//! }
+//! let y = world.position(crate_).unwrap().y;
+//! assert!((y - 0.5).abs() < 0.01, "the crate rests on the ground: {y}");
+//! ```
+
+mod body;
+mod collider;
+mod contact;
+mod contact_solver;
+mod error;
+mod events;
+mod handles;
+mod island;
+mod queries;
+mod solver;
+mod world;
+
+pub use body::{BodyDef, BodyType};
+pub use collider::ShapeDef;
+pub use error::WorldError;
+pub use events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent};
+pub use handles::{BodyId, ShapeId};
+pub use queries::CastHit;
+pub use world::{ContactData, StepProfile, World, WorldDef};

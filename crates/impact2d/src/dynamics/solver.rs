@@ -1,0 +1,193 @@
+//! The solver stages of a step and the integration of bodies.
+//!
+//! A step of `dt` seconds with `n` sub-steps of `h = dt / n` (Box2D v3's soft step):
+//! 1. the awake bodies' velocities are copied into flat solver arrays (angles first reduced
+//!    to [-π, π));
+//! 2. the touching contacts with an awake dynamic body become constraints (`prepare`);
+//! 3. per sub-step: integrate velocities (gravity, forces, damping), warm start, solve with
+//!    bias, integrate positions, relax (solve without bias);
+//! 4. restitution, then the impulses are stored in the contacts for the next step;
+//! 5. the bodies take their new velocities and poses, record their sweep for continuous
+//!    collision, and their shapes' AABBs move in the broad phase.
+
+use super::body::reduce_angle;
+use super::contact_solver::{BodyState, ContactSolver, STILL_STATE, Softness, StepConstants};
+use super::events::ContactHitEvent;
+use super::handles::NULL;
+use super::world::World;
+use crate::math::{Rot, Sweep, Vec2};
+use crate::settings::STATIC_CONTACT_STIFFNESS;
+
+/// What velocity integration needs of a body, per step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BodySim {
+    pub inv_mass: f32,
+    pub inv_inertia: f32,
+    pub gravity_scale: f32,
+    /// `1 / (1 + h c)` for the linear and angular damping `c`.
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub force: Vec2,
+    pub torque: f32,
+    pub dynamic: bool,
+}
+
+/// The solver's arrays, kept between steps.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Solver {
+    /// Index 0 is the still state of static bodies; awake body `i` is at `i + 1`.
+    pub states: Vec<BodyState>,
+    pub sims: Vec<BodySim>,
+    /// The contacts solved this step.
+    pub constraints: Vec<u32>,
+    pub contacts: ContactSolver,
+    pub hits: Vec<ContactHitEvent>,
+    /// Milliseconds the last step spent in `finalize_bodies`.
+    pub finalize_ms: f64,
+}
+
+impl World {
+    /// Steps the awake bodies by `dt` seconds in `substeps` sub-steps (both checked).
+    pub(crate) fn solve(&mut self, dt: f32, substeps: u32) {
+        let h = dt / substeps as f32;
+        let contact_hertz = self.def.contact_hertz.min(0.25 / h);
+        let zeta = self.def.contact_damping_ratio;
+        let k = StepConstants {
+            inv_h: 1.0 / h,
+            contact_softness: Softness::new(contact_hertz, zeta, h),
+            static_softness: Softness::new(STATIC_CONTACT_STIFFNESS * contact_hertz, zeta, h),
+            push_max_speed: self.def.contact_push_max_speed,
+            restitution_threshold: self.def.restitution_threshold,
+            hit_event_threshold: self.def.hit_event_threshold,
+            warm_starting: self.def.enable_warm_starting,
+        };
+        self.build_solver_bodies(h);
+        self.gather_constraints();
+        let solver = &mut self.solver;
+        solver.contacts.prepare(&solver.constraints, &self.contacts, &self.bodies, &solver.states, &k);
+        let gravity = self.def.gravity;
+        let max_speed = self.def.max_linear_speed;
+        for _ in 0..substeps {
+            integrate_velocities(&mut solver.states, &solver.sims, gravity, h, max_speed);
+            solver.contacts.warm_start(&mut solver.states);
+            solver.contacts.solve(&mut solver.states, &k, true);
+            integrate_positions(&mut solver.states, h);
+            solver.contacts.solve(&mut solver.states, &k, false);
+        }
+        solver.contacts.restitution(&mut solver.states, &k);
+        solver.hits.clear();
+        solver.contacts.store(&mut self.contacts, &self.colliders.generations, &mut solver.hits, k.hit_event_threshold);
+        let start = std::time::Instant::now();
+        self.finalize_bodies();
+        self.solver.finalize_ms = start.elapsed().as_secs_f64() * 1e3;
+    }
+
+    /// Copies the awake bodies into the solver arrays.
+    fn build_solver_bodies(&mut self, h: f32) {
+        let solver = &mut self.solver;
+        solver.states.clear();
+        solver.sims.clear();
+        solver.states.push(STILL_STATE);
+        solver.sims.push(BodySim::default());
+        for &index in &self.awake {
+            let b = &mut self.bodies[index];
+            let reduced = reduce_angle(b.angle);
+            if reduced != b.angle {
+                b.set_center_and_angle(b.center, reduced);
+            }
+            solver.states.push(BodyState { v: b.linear_velocity, w: b.angular_velocity, ..STILL_STATE });
+            solver.sims.push(BodySim {
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+                gravity_scale: b.gravity_scale,
+                linear_damping: 1.0 / (1.0 + h * b.linear_damping),
+                angular_damping: 1.0 / (1.0 + h * b.angular_damping),
+                force: b.force,
+                torque: b.torque,
+                dynamic: b.is_dynamic(),
+            });
+        }
+    }
+
+    /// The touching solid contacts with an awake dynamic body (and no sleeping one), in
+    /// contact order.
+    fn gather_constraints(&mut self) {
+        let constraints = &mut self.solver.constraints;
+        constraints.clear();
+        for index in 0..self.contacts.items.len() {
+            if !self.contacts.live[index] {
+                continue;
+            }
+            let c = &self.contacts.items[index];
+            if !c.is_touching() || c.is_sensor() {
+                continue;
+            }
+            let (a, b) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+            let (awake_a, awake_b) = (a.is_dynamic() && a.is_awake(), b.is_dynamic() && b.is_awake());
+            let (asleep_a, asleep_b) = (a.is_dynamic() && !a.is_awake(), b.is_dynamic() && !b.is_awake());
+            if (awake_a || awake_b) && !asleep_a && !asleep_b {
+                constraints.push(index as u32);
+            }
+        }
+    }
+
+    /// The bodies take the solver's velocities and motion: new poses, sweeps, AABBs.
+    fn finalize_bodies(&mut self) {
+        let (bodies, colliders, broad_phase) = (&mut self.bodies, &mut self.colliders, &mut self.broad_phase);
+        for (i, &index) in self.awake.iter().enumerate() {
+            let s = &self.solver.states[i + 1];
+            let b = &mut bodies[index];
+            let (c1, a1) = (b.center, b.angle);
+            b.linear_velocity = s.v;
+            b.angular_velocity = s.w;
+            b.force = Vec2::ZERO;
+            b.torque = 0.0;
+            let moved = s.dp != Vec2::ZERO || s.angle_delta != 0.0;
+            if moved {
+                // The angle is not reduced here: the sweep keeps the whole rotation.
+                b.set_center_and_angle(c1 + s.dp, a1 + s.angle_delta);
+            }
+            b.sweep = Sweep { local_center: b.local_center, c1, c2: b.center, a1, a2: b.angle };
+            if !moved {
+                continue;
+            }
+            let xf = b.transform;
+            let mut shape = b.shape_head;
+            while shape != NULL {
+                let c = &mut colliders[shape];
+                c.aabb = c.geometry.aabb(xf);
+                let moved_proxy = broad_phase.move_proxy_predicted(c.proxy, c.aabb, s.dp);
+                debug_assert!(moved_proxy.is_ok(), "{moved_proxy:?}");
+                shape = c.next;
+            }
+        }
+    }
+}
+
+/// Gravity, forces and damping for one sub-step of `h` seconds; speeds capped at `max_speed`.
+fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], gravity: Vec2, h: f32, max_speed: f32) {
+    for (s, sim) in states.iter_mut().zip(sims).skip(1) {
+        if !sim.dynamic {
+            continue;
+        }
+        let mut v = h * (sim.gravity_scale * gravity + sim.inv_mass * sim.force) + sim.linear_damping * s.v;
+        let w = h * sim.inv_inertia * sim.torque + sim.angular_damping * s.w;
+        let speed_squared = v.length_squared();
+        if speed_squared > max_speed * max_speed {
+            v *= max_speed / speed_squared.sqrt();
+        }
+        s.v = v;
+        s.w = w;
+    }
+}
+
+/// Moves every awake body by its velocity for one sub-step of `h` seconds.
+fn integrate_positions(states: &mut [BodyState], h: f32) {
+    for s in states.iter_mut().skip(1) {
+        s.dp += h * s.v;
+        if s.w != 0.0 {
+            s.angle_delta += h * s.w;
+            s.dq = Rot::from_angle(s.angle_delta);
+        }
+    }
+}

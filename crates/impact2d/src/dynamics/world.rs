@@ -1,0 +1,944 @@
+//! The world: bodies, shapes, contacts and the step that moves them.
+
+use std::time::Instant;
+
+use super::body::{Body, BodyDef, BodyType, check_angle};
+use super::collider::{Collider, ShapeDef};
+use super::contact::{Contact, PairMap, PointImpulse, TouchChange, mix_friction, mix_restitution};
+use super::error::{WorldError, check_finite, check_non_negative, check_vector};
+use super::events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, Events, SensorBeginEvent, SensorEndEvent};
+use super::handles::{BodyId, NULL, ShapeId, Slots};
+use super::island::Islands;
+use super::solver::Solver;
+use crate::broad_phase::{BroadPhase, Filter, ProxyKind};
+use crate::geometry::{Aabb, Shape, make_chain};
+use crate::math::{Sweep, Transform, Vec2};
+use crate::narrow_phase::Manifold;
+use crate::settings::{
+    DEFAULT_CONTACT_DAMPING_RATIO, DEFAULT_CONTACT_HERTZ, DEFAULT_CONTACT_PUSH_MAX_SPEED, DEFAULT_HIT_EVENT_THRESHOLD,
+    DEFAULT_MAX_LINEAR_SPEED, DEFAULT_RESTITUTION_THRESHOLD, MAX_SUBSTEPS,
+};
+
+/// The settings of a world. Units: meters, kilograms, seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldDef {
+    /// Gravitational acceleration (m/s²). Default (0, -10).
+    pub gravity: Vec2,
+    /// Contact stiffness (Hz), capped at a quarter of the sub-step rate. Default
+    /// [`DEFAULT_CONTACT_HERTZ`].
+    pub contact_hertz: f32,
+    /// Contact damping ratio. Default [`DEFAULT_CONTACT_DAMPING_RATIO`].
+    pub contact_damping_ratio: f32,
+    /// The fastest an overlap is pushed out (m/s). Default [`DEFAULT_CONTACT_PUSH_MAX_SPEED`].
+    pub contact_push_max_speed: f32,
+    /// Approach speed above which restitution applies (m/s). Default
+    /// [`DEFAULT_RESTITUTION_THRESHOLD`].
+    pub restitution_threshold: f32,
+    /// Approach speed above which hit events are reported (m/s). Default
+    /// [`DEFAULT_HIT_EVENT_THRESHOLD`].
+    pub hit_event_threshold: f32,
+    /// Bodies are never faster than this (m/s). Default [`DEFAULT_MAX_LINEAR_SPEED`].
+    pub max_linear_speed: f32,
+    /// Whether resting islands fall asleep. Default true.
+    pub enable_sleep: bool,
+    /// Whether each step starts from the last step's impulses. Default true.
+    pub enable_warm_starting: bool,
+}
+
+impl Default for WorldDef {
+    fn default() -> Self {
+        WorldDef {
+            gravity: Vec2::new(0.0, -10.0),
+            contact_hertz: DEFAULT_CONTACT_HERTZ,
+            contact_damping_ratio: DEFAULT_CONTACT_DAMPING_RATIO,
+            contact_push_max_speed: DEFAULT_CONTACT_PUSH_MAX_SPEED,
+            restitution_threshold: DEFAULT_RESTITUTION_THRESHOLD,
+            hit_event_threshold: DEFAULT_HIT_EVENT_THRESHOLD,
+            max_linear_speed: DEFAULT_MAX_LINEAR_SPEED,
+            enable_sleep: true,
+            enable_warm_starting: true,
+        }
+    }
+}
+
+impl WorldDef {
+    fn validate(&self) -> Result<(), WorldError> {
+        check_vector(self.gravity, "gravity")?;
+        check_non_negative(self.contact_hertz, "contact hertz")?;
+        check_non_negative(self.contact_damping_ratio, "contact damping ratio")?;
+        check_non_negative(self.contact_push_max_speed, "contact push max speed")?;
+        check_non_negative(self.restitution_threshold, "restitution threshold")?;
+        check_non_negative(self.hit_event_threshold, "hit event threshold")?;
+        check_non_negative(self.max_linear_speed, "max linear speed")
+    }
+}
+
+/// Where the time of the last step went (milliseconds, wall clock).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepProfile {
+    /// The broad phase's pair update, with contacts made and destroyed.
+    pub pairs: f64,
+    /// The narrow phase: manifolds, touch changes, island links.
+    pub collide: f64,
+    /// Solver bodies, constraint preparation, sub-steps, restitution, impulse storage.
+    pub solve: f64,
+    /// New poses, sweeps, AABBs and broad-phase moves.
+    pub finalize: f64,
+    /// Sleep timers, island splitting and sleeping.
+    pub sleep: f64,
+    /// The whole step.
+    pub total: f64,
+}
+
+/// A contact of a body, as [`World::body_contacts`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactData {
+    /// The shape with the smaller handle.
+    pub shape_a: ShapeId,
+    /// The other shape.
+    pub shape_b: ShapeId,
+    /// The manifold of the last step (normal from A to B; empty when not touching).
+    pub manifold: Manifold,
+    /// The accumulated normal impulse of each point in the last step (N·s).
+    pub normal_impulses: [f32; 2],
+    /// The accumulated friction impulse of each point in the last step (N·s).
+    pub tangent_impulses: [f32; 2],
+}
+
+/// A 2D rigid-body world: bodies with shapes, stepped by a sub-stepped soft contact solver
+/// with speculative contacts, with sleeping islands and buffered events.
+///
+/// Handles ([`BodyId`], [`ShapeId`]) are small and generational: every method taking one
+/// fails with [`WorldError::StaleHandle`] once its object is destroyed. Nothing panics on
+/// user input: numbers are checked where they enter, and a refused call leaves the world as
+/// it was. The same calls give bit-identical states and events, run after run.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub(crate) def: WorldDef,
+    pub(crate) bodies: Slots<Body>,
+    pub(crate) colliders: Slots<Collider>,
+    pub(crate) contacts: Slots<Contact>,
+    pub(crate) pair_map: PairMap,
+    pub(crate) broad_phase: BroadPhase,
+    /// The awake non-static bodies, in the solver's order.
+    pub(crate) awake: Vec<u32>,
+    pub(crate) islands: Islands,
+    /// The events of the last step.
+    pub(crate) events: Events,
+    /// Events collected during a step, and by calls between steps, for the next step's lists.
+    pub(crate) pending_events: Events,
+    pub(crate) solver: Solver,
+    /// Static proxies were added or removed: the static tree is rebuilt before the next step.
+    static_dirty: bool,
+    step_count: u64,
+    profile: StepProfile,
+    pub(crate) touch_changes: Vec<TouchChange>,
+    pub(crate) scratch_keys: Vec<u64>,
+    pub(crate) scratch_pairs: Vec<(u64, u32, u32)>,
+    pub(crate) scratch_islands: Vec<u32>,
+    pub(crate) scratch_bodies: Vec<u32>,
+    pub(crate) scratch_members: Vec<u32>,
+    pub(crate) scratch_stack: Vec<u32>,
+}
+
+impl World {
+    /// An empty world.
+    ///
+    /// Errors: [`WorldError::InvalidValue`] for a non-finite gravity or a negative or
+    /// non-finite setting.
+    pub fn new(def: &WorldDef) -> Result<World, WorldError> {
+        def.validate()?;
+        Ok(World {
+            def: *def,
+            bodies: Slots::default(),
+            colliders: Slots::default(),
+            contacts: Slots::default(),
+            pair_map: PairMap::default(),
+            broad_phase: BroadPhase::new(),
+            awake: Vec::new(),
+            islands: Islands::default(),
+            events: Events::default(),
+            pending_events: Events::default(),
+            solver: Solver::default(),
+            static_dirty: false,
+            step_count: 0,
+            profile: StepProfile::default(),
+            touch_changes: Vec::new(),
+            scratch_keys: Vec::new(),
+            scratch_pairs: Vec::new(),
+            scratch_islands: Vec::new(),
+            scratch_bodies: Vec::new(),
+            scratch_members: Vec::new(),
+            scratch_stack: Vec::new(),
+        })
+    }
+
+    // ---- the step ----
+
+    /// Advances the world by `dt` seconds in `substeps` solver sub-steps: contacts are
+    /// updated, bodies move, islands that came to rest fall asleep, and the events of the
+    /// step are ready to read. 60 Hz with 4 sub-steps is the usual choice.
+    ///
+    /// Errors: [`WorldError::InvalidValue`] unless `dt` is finite and positive and
+    /// `1 <= substeps <= MAX_SUBSTEPS`; nothing changes then.
+    pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), WorldError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(WorldError::InvalidValue { what: "time step", requirement: "finite and positive" });
+        }
+        if !(1..=MAX_SUBSTEPS).contains(&substeps) {
+            return Err(WorldError::InvalidValue { what: "sub-step count", requirement: "from 1 to MAX_SUBSTEPS" });
+        }
+        let start = Instant::now();
+        self.events.clear();
+        if self.static_dirty {
+            self.broad_phase.rebuild(ProxyKind::Static);
+            self.static_dirty = false;
+        }
+        self.update_pairs();
+        let t_pairs = Instant::now();
+        self.update_contacts();
+        let t_collide = Instant::now();
+        self.solve(dt, substeps);
+        let t_solve = Instant::now();
+        self.update_sleep(dt, self.step_count);
+        let t_sleep = Instant::now();
+        self.events.append(&mut self.pending_events);
+        self.events.contact_hit.append(&mut self.solver.hits);
+        self.events.sort();
+        self.step_count += 1;
+        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e3;
+        self.profile = StepProfile {
+            pairs: ms(start, t_pairs),
+            collide: ms(t_pairs, t_collide),
+            solve: ms(t_collide, t_solve) - self.solver.finalize_ms,
+            finalize: self.solver.finalize_ms,
+            sleep: ms(t_solve, t_sleep),
+            total: ms(start, Instant::now()),
+        };
+        Ok(())
+    }
+
+    /// Where the time of the last step went.
+    pub fn profile(&self) -> StepProfile {
+        self.profile
+    }
+
+    /// The number of steps taken.
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    /// The world's settings.
+    pub fn def(&self) -> &WorldDef {
+        &self.def
+    }
+
+    /// Sets gravity (m/s²). Sleeping bodies stay asleep.
+    ///
+    /// Errors: [`WorldError::InvalidValue`] for non-finite gravity.
+    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), WorldError> {
+        check_vector(gravity, "gravity")?;
+        self.def.gravity = gravity;
+        Ok(())
+    }
+
+    /// Turns sleeping on or off; turning it off wakes every body.
+    pub fn set_sleep_enabled(&mut self, enabled: bool) {
+        self.def.enable_sleep = enabled;
+        if !enabled {
+            for index in self.bodies.live_indices().collect::<Vec<_>>() {
+                self.wake_body_index(index);
+            }
+        }
+    }
+
+    // ---- events ----
+
+    /// Contacts that began touching in the last step, sorted by shape handles.
+    pub fn contact_begin_events(&self) -> &[ContactBeginEvent] {
+        &self.events.contact_begin
+    }
+
+    /// Contacts that stopped touching in the last step (or whose shape was destroyed since
+    /// the step before), sorted by shape handles.
+    pub fn contact_end_events(&self) -> &[ContactEndEvent] {
+        &self.events.contact_end
+    }
+
+    /// Hits faster than [`WorldDef::hit_event_threshold`] in the last step, sorted by shape
+    /// handles.
+    pub fn contact_hit_events(&self) -> &[ContactHitEvent] {
+        &self.events.contact_hit
+    }
+
+    /// Shapes that began overlapping a sensor in the last step, sorted.
+    pub fn sensor_begin_events(&self) -> &[SensorBeginEvent] {
+        &self.events.sensor_begin
+    }
+
+    /// Shapes that stopped overlapping a sensor in the last step, sorted.
+    pub fn sensor_end_events(&self) -> &[SensorEndEvent] {
+        &self.events.sensor_end
+    }
+
+    // ---- bodies ----
+
+    /// Makes a body (without shapes: a dynamic body has mass 1 kg until shapes give it one).
+    ///
+    /// Errors: [`WorldError::InvalidValue`] for a non-finite or out-of-range number in `def`
+    /// (see [`BodyDef`]); [`WorldError::Full`].
+    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
+        def.validate()?;
+        let mut body = Body::new(def);
+        if body.is_dynamic() && body.fixed_rotation {
+            body.angular_velocity = 0.0;
+        }
+        let (index, generation) = self.bodies.insert(body).ok_or(WorldError::Full { what: "bodies" })?;
+        match def.body_type {
+            BodyType::Static => {}
+            BodyType::Kinematic => {
+                if def.awake {
+                    self.awake_insert(index);
+                }
+            }
+            BodyType::Dynamic => {
+                self.add_body_island(index, def.awake);
+                if def.awake {
+                    self.awake_insert(index);
+                }
+            }
+        }
+        Ok(BodyId::new(index, generation))
+    }
+
+    /// Destroys a body and its shapes. Contacts it had end (with end events if touching) and
+    /// the bodies it touched wake up.
+    ///
+    /// Errors: [`WorldError::StaleHandle`].
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        while self.bodies[index].contact_head != NULL {
+            let key = self.bodies[index].contact_head;
+            self.destroy_contact(key >> 1, true);
+        }
+        let mut shape = self.bodies[index].shape_head;
+        while shape != NULL {
+            let next = self.colliders[shape].next;
+            self.free_collider(shape);
+            shape = next;
+        }
+        self.remove_body_island(index);
+        self.awake_remove(index);
+        self.bodies.remove(index);
+        Ok(())
+    }
+
+    /// The index of a live body.
+    pub(crate) fn body_index(&self, id: BodyId) -> Result<u32, WorldError> {
+        if self.bodies.is_live(id.index(), id.generation()) {
+            Ok(id.index())
+        } else {
+            Err(WorldError::StaleHandle { kind: BodyId::KIND, index: id.index(), generation: id.generation() })
+        }
+    }
+
+    fn body(&self, id: BodyId) -> Result<&Body, WorldError> {
+        Ok(&self.bodies[self.body_index(id)?])
+    }
+
+    /// The body's type. Errors: [`WorldError::StaleHandle`].
+    pub fn body_type(&self, id: BodyId) -> Result<BodyType, WorldError> {
+        Ok(self.body(id)?.body_type)
+    }
+
+    /// The world position of the body origin (meters). Errors: [`WorldError::StaleHandle`].
+    pub fn position(&self, id: BodyId) -> Result<Vec2, WorldError> {
+        Ok(self.body(id)?.transform.p)
+    }
+
+    /// The body angle (radians; within [-π, π) at the start of each step, and after a step
+    /// the start angle plus the step's rotation). Errors: [`WorldError::StaleHandle`].
+    pub fn angle(&self, id: BodyId) -> Result<f32, WorldError> {
+        Ok(self.body(id)?.angle)
+    }
+
+    /// The body transform (origin and rotation). Errors: [`WorldError::StaleHandle`].
+    pub fn transform(&self, id: BodyId) -> Result<Transform, WorldError> {
+        Ok(self.body(id)?.transform)
+    }
+
+    /// The world position of the center of mass (meters). Errors: [`WorldError::StaleHandle`].
+    pub fn world_center(&self, id: BodyId) -> Result<Vec2, WorldError> {
+        Ok(self.body(id)?.center)
+    }
+
+    /// The center of mass in body coordinates (meters). Errors: [`WorldError::StaleHandle`].
+    pub fn local_center(&self, id: BodyId) -> Result<Vec2, WorldError> {
+        Ok(self.body(id)?.local_center)
+    }
+
+    /// The velocity of the center of mass (m/s). Errors: [`WorldError::StaleHandle`].
+    pub fn linear_velocity(&self, id: BodyId) -> Result<Vec2, WorldError> {
+        Ok(self.body(id)?.linear_velocity)
+    }
+
+    /// The angular velocity (rad/s). Errors: [`WorldError::StaleHandle`].
+    pub fn angular_velocity(&self, id: BodyId) -> Result<f32, WorldError> {
+        Ok(self.body(id)?.angular_velocity)
+    }
+
+    /// The mass (kg); zero for static and kinematic bodies. Errors:
+    /// [`WorldError::StaleHandle`].
+    pub fn mass(&self, id: BodyId) -> Result<f32, WorldError> {
+        Ok(self.body(id)?.mass)
+    }
+
+    /// The rotational inertia about the center of mass (kg·m²). Errors:
+    /// [`WorldError::StaleHandle`].
+    pub fn rotational_inertia(&self, id: BodyId) -> Result<f32, WorldError> {
+        Ok(self.body(id)?.inertia)
+    }
+
+    /// Whether the body is awake (static bodies never are). Errors: [`WorldError::StaleHandle`].
+    pub fn is_awake(&self, id: BodyId) -> Result<bool, WorldError> {
+        Ok(self.body(id)?.is_awake())
+    }
+
+    /// The body's motion over the last step (center of mass and angle at its start and end;
+    /// the angle is not reduced, so a fast spin shows its whole rotation). Errors:
+    /// [`WorldError::StaleHandle`].
+    pub fn sweep(&self, id: BodyId) -> Result<Sweep, WorldError> {
+        Ok(self.body(id)?.sweep)
+    }
+
+    /// The body's flags for continuous collision: `(bullet, continuous)`. Errors:
+    /// [`WorldError::StaleHandle`].
+    pub fn continuous_flags(&self, id: BodyId) -> Result<(bool, bool), WorldError> {
+        let b = self.body(id)?;
+        Ok((b.bullet, b.continuous))
+    }
+
+    /// The body's user data. Errors: [`WorldError::StaleHandle`].
+    pub fn body_user_data(&self, id: BodyId) -> Result<u64, WorldError> {
+        Ok(self.body(id)?.user_data)
+    }
+
+    /// The body's shapes, most recently attached first. Errors: [`WorldError::StaleHandle`].
+    pub fn body_shapes(&self, id: BodyId) -> Result<Vec<ShapeId>, WorldError> {
+        let mut out = Vec::new();
+        let mut shape = self.body(id)?.shape_head;
+        while shape != NULL {
+            out.push(self.shape_id(shape));
+            shape = self.colliders[shape].next;
+        }
+        Ok(out)
+    }
+
+    /// The body's contacts (touching or not), sorted by shape handles. Errors:
+    /// [`WorldError::StaleHandle`].
+    pub fn body_contacts(&self, id: BodyId) -> Result<Vec<ContactData>, WorldError> {
+        let mut out = Vec::new();
+        let mut key = self.body(id)?.contact_head;
+        while key != NULL {
+            let c = &self.contacts[key >> 1];
+            let imp: [PointImpulse; 2] = c.impulses;
+            let n = c.manifold.count;
+            out.push(ContactData {
+                shape_a: self.shape_id(c.shape_a),
+                shape_b: self.shape_id(c.shape_b),
+                manifold: c.manifold,
+                normal_impulses: [imp[0].normal, if n > 1 { imp[1].normal } else { 0.0 }],
+                tangent_impulses: [imp[0].tangent, if n > 1 { imp[1].tangent } else { 0.0 }],
+            });
+            key = c.edges[(key & 1) as usize].next;
+        }
+        out.sort_by_key(|c| (c.shape_a, c.shape_b));
+        Ok(out)
+    }
+
+    /// Sets the velocity of the center of mass (m/s) of a kinematic or dynamic body and wakes
+    /// it; ignored for a static body.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    pub fn set_linear_velocity(&mut self, id: BodyId, v: Vec2) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        check_vector(v, "linear velocity")?;
+        if self.bodies[index].body_type != BodyType::Static {
+            self.bodies[index].linear_velocity = v;
+            self.wake_body_index(index);
+        }
+        Ok(())
+    }
+
+    /// Sets the angular velocity (rad/s) of a kinematic or dynamic body and wakes it; ignored
+    /// for a static body and a dynamic body with fixed rotation.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    pub fn set_angular_velocity(&mut self, id: BodyId, w: f32) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        check_finite(w, "angular velocity")?;
+        let b = &self.bodies[index];
+        if b.body_type == BodyType::Kinematic || (b.is_dynamic() && !b.fixed_rotation) {
+            self.bodies[index].angular_velocity = w;
+            self.wake_body_index(index);
+        }
+        Ok(())
+    }
+
+    /// Moves a body to `position` (its origin, meters) and `angle` (radians) at once, without
+    /// sweeping through what lies between. The body and everything touching it wake; its
+    /// shapes' AABBs move now.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] for a non-finite or
+    /// out-of-range position or angle.
+    pub fn set_transform(&mut self, id: BodyId, position: Vec2, angle: f32) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        check_vector(position, "body position")?;
+        check_angle(angle)?;
+        let angle = super::body::reduce_angle(angle);
+        let b = &mut self.bodies[index];
+        let q = crate::math::Rot::from_angle(angle);
+        let center = position + q.rotate(b.local_center);
+        b.set_center_and_angle(center, angle);
+        b.sweep = b.still_sweep();
+        let xf = b.transform;
+        let mut shape = b.shape_head;
+        while shape != NULL {
+            let c = &mut self.colliders[shape];
+            c.aabb = c.geometry.aabb(xf);
+            self.broad_phase.move_proxy(c.proxy, c.aabb)?;
+            shape = c.next;
+        }
+        if self.bodies[index].body_type == BodyType::Static {
+            self.static_dirty = true;
+        }
+        self.wake_body_index(index);
+        let mut key = self.bodies[index].contact_head;
+        while key != NULL {
+            let (other, next) = {
+                let c = &self.contacts[key >> 1];
+                (if key & 1 == 0 { c.body_b } else { c.body_a }, c.edges[(key & 1) as usize].next)
+            };
+            self.wake_body_index(other);
+            key = next;
+        }
+        Ok(())
+    }
+
+    /// Adds a force (N) acting at the world point `point` (meters) for the next step, and
+    /// wakes the body. Ignored for static and kinematic bodies.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        check_vector(force, "force")?;
+        check_vector(point, "force point")?;
+        let b = &mut self.bodies[index];
+        if b.is_dynamic() {
+            b.force += force;
+            b.torque += (point - b.center).perp_dot(force);
+            self.wake_body_index(index);
+        }
+        Ok(())
+    }
+
+    /// Adds a force (N) at the center of mass for the next step, and wakes the body. Ignored
+    /// for static and kinematic bodies.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        let center = self.bodies[index].center;
+        self.apply_force(id, force, center)
+    }
+
+    /// Adds a torque (N·m) for the next step, and wakes the body. Ignored for static and
+    /// kinematic bodies.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        check_finite(torque, "torque")?;
+        if self.bodies[index].is_dynamic() {
+            self.bodies[index].torque += torque;
+            self.wake_body_index(index);
+        }
+        Ok(())
+    }
+
+    /// Applies an impulse (N·s) at the world point `point` (meters): the velocities change at
+    /// once, and the body wakes. Ignored for static and kinematic bodies.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec2, point: Vec2) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        check_vector(impulse, "impulse")?;
+        check_vector(point, "impulse point")?;
+        let b = &mut self.bodies[index];
+        if b.is_dynamic() {
+            b.linear_velocity += b.inv_mass * impulse;
+            b.angular_velocity += b.inv_inertia * (point - b.center).perp_dot(impulse);
+            self.wake_body_index(index);
+        }
+        Ok(())
+    }
+
+    /// Applies an impulse (N·s) at the center of mass, and wakes the body. Ignored for static
+    /// and kinematic bodies.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec2) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        let center = self.bodies[index].center;
+        self.apply_linear_impulse(id, impulse, center)
+    }
+
+    /// Applies an angular impulse (N·m·s), and wakes the body. Ignored for static and
+    /// kinematic bodies.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        check_finite(impulse, "angular impulse")?;
+        let b = &mut self.bodies[index];
+        if b.is_dynamic() {
+            b.angular_velocity += b.inv_inertia * impulse;
+            self.wake_body_index(index);
+        }
+        Ok(())
+    }
+
+    /// Wakes a body and its island. Errors: [`WorldError::StaleHandle`].
+    pub fn wake_body(&mut self, id: BodyId) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        self.wake_body_index(index);
+        Ok(())
+    }
+
+    /// Allows or forbids a body to sleep; forbidding wakes it. Errors:
+    /// [`WorldError::StaleHandle`].
+    pub fn set_sleep_allowed(&mut self, id: BodyId, allowed: bool) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        self.bodies[index].sleep_allowed = allowed;
+        if !allowed {
+            self.wake_body_index(index);
+        }
+        Ok(())
+    }
+
+    // ---- shapes ----
+
+    /// Attaches a shape (in body coordinates) to a body. A dynamic body's mass, center of mass
+    /// and rotational inertia are recomputed from all its shapes; the body wakes. The shape
+    /// starts colliding at the next step.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] for a negative or
+    /// non-finite density, friction or restitution, or a mass that overflows f32;
+    /// [`WorldError::BroadPhase`] for a shape placed beyond the supported coordinates;
+    /// [`WorldError::Full`].
+    pub fn create_shape(&mut self, body: BodyId, def: &ShapeDef, shape: &Shape) -> Result<ShapeId, WorldError> {
+        let body_index = self.body_index(body)?;
+        def.validate()?;
+        let b = &self.bodies[body_index];
+        let mass = shape.mass(def.density);
+        if !(mass.mass.is_finite() && mass.rotational_inertia.is_finite()) {
+            return Err(WorldError::InvalidValue { what: "shape mass", requirement: "finite (lower the density)" });
+        }
+        let aabb = shape.aabb(b.transform);
+        let kind = match b.body_type {
+            BodyType::Static => ProxyKind::Static,
+            BodyType::Kinematic => ProxyKind::Kinematic,
+            BodyType::Dynamic => ProxyKind::Dynamic,
+        };
+        let index = self.colliders.next_index().ok_or(WorldError::Full { what: "shapes" })?;
+        let proxy = self.broad_phase.create_proxy(aabb, kind, def.filter, u64::from(index))?;
+        let collider = Collider {
+            body: body_index,
+            geometry: *shape,
+            density: def.density,
+            friction: def.friction,
+            restitution: def.restitution,
+            filter: def.filter,
+            sensor: def.sensor,
+            enable_contact_events: def.enable_contact_events,
+            enable_hit_events: def.enable_hit_events,
+            proxy,
+            aabb,
+            next: b.shape_head,
+            user_data: def.user_data,
+        };
+        let (index, generation) = self.colliders.insert(collider).ok_or(WorldError::Full { what: "shapes" })?;
+        let b = &mut self.bodies[body_index];
+        b.shape_head = index;
+        b.shape_count += 1;
+        if kind == ProxyKind::Static {
+            self.static_dirty = true;
+        }
+        self.update_mass(body_index);
+        self.wake_body_index(body_index);
+        Ok(ShapeId::new(index, generation))
+    }
+
+    /// Attaches a chain (one-sided segments through `points`, closed when `is_loop`; see
+    /// [`make_chain`]) to a body, one shape per segment, in order.
+    ///
+    /// Errors: as [`World::create_shape`], and [`WorldError::Geometry`] for an invalid chain.
+    pub fn create_chain(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        points: &[Vec2],
+        is_loop: bool,
+    ) -> Result<Vec<ShapeId>, WorldError> {
+        self.body_index(body)?;
+        def.validate()?;
+        let segments = make_chain(points, is_loop)?;
+        let mut ids = Vec::with_capacity(segments.len());
+        for segment in segments {
+            match self.create_shape(body, def, &Shape::ChainSegment(segment)) {
+                Ok(id) => ids.push(id),
+                Err(e) => {
+                    for id in ids {
+                        let _ = self.destroy_shape(id);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Detaches and destroys a shape. Its contacts end (with end events if touching), the
+    /// bodies they touched wake, and a dynamic body's mass is recomputed.
+    ///
+    /// Errors: [`WorldError::StaleHandle`].
+    pub fn destroy_shape(&mut self, id: ShapeId) -> Result<(), WorldError> {
+        let index = self.shape_index(id)?;
+        let body = self.colliders[index].body;
+        let mut key = self.bodies[body].contact_head;
+        while key != NULL {
+            let c = &self.contacts[key >> 1];
+            let next = c.edges[(key & 1) as usize].next;
+            if c.shape_a == index || c.shape_b == index {
+                self.destroy_contact(key >> 1, true);
+            }
+            key = next;
+        }
+        // Unlink from the body's list.
+        let next = self.colliders[index].next;
+        let mut link = self.bodies[body].shape_head;
+        if link == index {
+            self.bodies[body].shape_head = next;
+        } else {
+            while link != NULL {
+                let after = self.colliders[link].next;
+                if after == index {
+                    self.colliders[link].next = next;
+                    break;
+                }
+                link = after;
+            }
+        }
+        self.bodies[body].shape_count -= 1;
+        self.free_collider(index);
+        self.update_mass(body);
+        self.wake_body_index(body);
+        Ok(())
+    }
+
+    /// Removes a collider's proxy and frees its slot (its contacts are gone already).
+    fn free_collider(&mut self, index: u32) {
+        let proxy = self.colliders[index].proxy;
+        if proxy.kind() == ProxyKind::Static {
+            self.static_dirty = true;
+        }
+        let removed = self.broad_phase.remove_proxy(proxy);
+        debug_assert!(removed.is_ok());
+        self.colliders.remove(index);
+    }
+
+    /// The index of a live shape.
+    pub(crate) fn shape_index(&self, id: ShapeId) -> Result<u32, WorldError> {
+        if self.colliders.is_live(id.index(), id.generation()) {
+            Ok(id.index())
+        } else {
+            Err(WorldError::StaleHandle { kind: ShapeId::KIND, index: id.index(), generation: id.generation() })
+        }
+    }
+
+    fn collider(&self, id: ShapeId) -> Result<&Collider, WorldError> {
+        Ok(&self.colliders[self.shape_index(id)?])
+    }
+
+    /// The body a shape is attached to. Errors: [`WorldError::StaleHandle`].
+    pub fn shape_body(&self, id: ShapeId) -> Result<BodyId, WorldError> {
+        let b = self.collider(id)?.body;
+        Ok(BodyId::new(b, self.bodies.generations[b as usize]))
+    }
+
+    /// A shape's geometry (body coordinates). Errors: [`WorldError::StaleHandle`].
+    pub fn shape_geometry(&self, id: ShapeId) -> Result<&Shape, WorldError> {
+        Ok(&self.collider(id)?.geometry)
+    }
+
+    /// A shape's tight AABB where its body is now (meters). Errors: [`WorldError::StaleHandle`].
+    pub fn shape_aabb(&self, id: ShapeId) -> Result<Aabb, WorldError> {
+        Ok(self.collider(id)?.aabb)
+    }
+
+    /// A shape's filter. Errors: [`WorldError::StaleHandle`].
+    pub fn shape_filter(&self, id: ShapeId) -> Result<Filter, WorldError> {
+        Ok(self.collider(id)?.filter)
+    }
+
+    /// Whether a shape is a sensor. Errors: [`WorldError::StaleHandle`].
+    pub fn is_sensor(&self, id: ShapeId) -> Result<bool, WorldError> {
+        Ok(self.collider(id)?.sensor)
+    }
+
+    /// A shape's friction coefficient. Errors: [`WorldError::StaleHandle`].
+    pub fn shape_friction(&self, id: ShapeId) -> Result<f32, WorldError> {
+        Ok(self.collider(id)?.friction)
+    }
+
+    /// A shape's restitution. Errors: [`WorldError::StaleHandle`].
+    pub fn shape_restitution(&self, id: ShapeId) -> Result<f32, WorldError> {
+        Ok(self.collider(id)?.restitution)
+    }
+
+    /// A shape's user data. Errors: [`WorldError::StaleHandle`].
+    pub fn shape_user_data(&self, id: ShapeId) -> Result<u64, WorldError> {
+        Ok(self.collider(id)?.user_data)
+    }
+
+    /// Sets a shape's friction (and its contacts'). Errors: [`WorldError::StaleHandle`];
+    /// [`WorldError::InvalidValue`] when negative or not finite.
+    pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<(), WorldError> {
+        let index = self.shape_index(id)?;
+        check_non_negative(friction, "shape friction")?;
+        self.colliders[index].friction = friction;
+        self.refresh_materials(index);
+        Ok(())
+    }
+
+    /// Sets a shape's restitution (and its contacts'). Errors: [`WorldError::StaleHandle`];
+    /// [`WorldError::InvalidValue`] when negative or not finite.
+    pub fn set_shape_restitution(&mut self, id: ShapeId, restitution: f32) -> Result<(), WorldError> {
+        let index = self.shape_index(id)?;
+        check_non_negative(restitution, "shape restitution")?;
+        self.colliders[index].restitution = restitution;
+        self.refresh_materials(index);
+        Ok(())
+    }
+
+    /// Sets a shape's filter: its pairs are found again at the next step. Errors:
+    /// [`WorldError::StaleHandle`].
+    pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), WorldError> {
+        let index = self.shape_index(id)?;
+        self.colliders[index].filter = filter;
+        self.broad_phase.set_filter(self.colliders[index].proxy, filter)?;
+        let body = self.colliders[index].body;
+        self.wake_body_index(body);
+        Ok(())
+    }
+
+    /// Mixes the materials of a shape's contacts again.
+    fn refresh_materials(&mut self, shape: u32) {
+        let mut key = self.bodies[self.colliders[shape].body].contact_head;
+        while key != NULL {
+            let c = &self.contacts[key >> 1];
+            let next = c.edges[(key & 1) as usize].next;
+            if c.shape_a == shape || c.shape_b == shape {
+                let (a, b) = (&self.colliders[c.shape_a], &self.colliders[c.shape_b]);
+                let (friction, restitution) =
+                    (mix_friction(a.friction, b.friction), mix_restitution(a.restitution, b.restitution));
+                let c = &mut self.contacts[key >> 1];
+                c.friction = friction;
+                c.restitution = restitution;
+            }
+            key = next;
+        }
+    }
+
+    /// Recomputes a body's mass, center of mass and rotational inertia from its shapes. A
+    /// dynamic body without mass gets 1 kg and does not turn; static and kinematic bodies have
+    /// none. The origin stays put; the center of mass moves with the new local center, and
+    /// the velocity of the new center follows from the angular velocity.
+    fn update_mass(&mut self, index: u32) {
+        let (mut mass, mut first, mut inertia_at_origin) = (0.0f64, glam::DVec2::ZERO, 0.0f64);
+        let mut shape = self.bodies[index].shape_head;
+        while shape != NULL {
+            let c = &self.colliders[shape];
+            let m = c.geometry.mass(c.density);
+            let (mm, center) = (f64::from(m.mass), m.center.as_dvec2());
+            mass += mm;
+            first += mm * center;
+            inertia_at_origin += f64::from(m.rotational_inertia) + mm * center.length_squared();
+            shape = c.next;
+        }
+        let b = &mut self.bodies[index];
+        if !b.is_dynamic() {
+            return;
+        }
+        let (local_center, mass, inertia) = if mass > 0.0 && (mass as f32).is_finite() {
+            let center = first / mass;
+            ((center).as_vec2(), mass as f32, (inertia_at_origin - mass * center.length_squared()).max(0.0) as f32)
+        } else {
+            (Vec2::ZERO, 1.0, 0.0)
+        };
+        b.mass = mass;
+        b.inv_mass = 1.0 / mass;
+        b.inertia = inertia;
+        b.inv_inertia = if inertia > 0.0 && inertia.is_finite() && !b.fixed_rotation { 1.0 / inertia } else { 0.0 };
+        let old_center = b.center;
+        b.local_center = local_center;
+        b.center = b.transform.apply(local_center);
+        let shift = b.center - old_center;
+        b.linear_velocity += Vec2::new(-b.angular_velocity * shift.y, b.angular_velocity * shift.x);
+        b.sweep = b.still_sweep();
+    }
+
+    // ---- statistics ----
+
+    /// The number of bodies.
+    pub fn body_count(&self) -> usize {
+        self.bodies.count()
+    }
+
+    /// The number of shapes.
+    pub fn shape_count(&self) -> usize {
+        self.colliders.count()
+    }
+
+    /// The number of contacts (pairs of shapes whose fat AABBs overlap).
+    pub fn contact_count(&self) -> usize {
+        self.contacts.count()
+    }
+
+    /// The number of touching solid contacts (sensor contacts excluded).
+    pub fn touching_contact_count(&self) -> usize {
+        self.contacts
+            .live_indices()
+            .filter(|&i| self.contacts[i].is_touching() && !self.contacts[i].is_sensor())
+            .count()
+    }
+
+    /// The number of awake kinematic and dynamic bodies.
+    pub fn awake_body_count(&self) -> usize {
+        self.awake.len()
+    }
+
+    /// The number of islands (sets of touching dynamic bodies; split lazily, so an awake
+    /// island may hold parts that no longer touch).
+    pub fn island_count(&self) -> usize {
+        self.islands.count()
+    }
+
+    /// Solver statistics of the last step: contact constraints per graph color, and the
+    /// number solved alone (no free color).
+    pub fn solver_colors(&self) -> (Vec<u32>, u32) {
+        let c = &self.solver.contacts;
+        let used = c.color_sizes.iter().rposition(|&n| n > 0).map_or(0, |i| i + 1);
+        (c.color_sizes[..used].to_vec(), c.overflow_count)
+    }
+}
