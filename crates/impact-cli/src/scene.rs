@@ -236,7 +236,7 @@ pub enum Geometry {
     /// A solid circle.
     Circle {
         /// Center (m).
-        #[serde(serialize_with = "xy")]
+        #[serde(serialize_with = "xy", skip_serializing_if = "is_zero_vec")]
         center: Vec2,
         /// Radius (m), positive.
         radius: f32,
@@ -259,11 +259,13 @@ pub enum Geometry {
         /// Half the height of the core box (m), positive.
         half_height: f32,
         /// Center (m).
-        #[serde(serialize_with = "xy")]
+        #[serde(serialize_with = "xy", skip_serializing_if = "is_zero_vec")]
         center: Vec2,
         /// Rotation (rad).
+        #[serde(skip_serializing_if = "is_zero")]
         angle: f32,
         /// Rounding radius (m), zero or positive: the box grows by it on every side.
+        #[serde(skip_serializing_if = "is_zero")]
         radius: f32,
     },
     /// A solid rounded convex polygon: the convex hull of the points, in any order.
@@ -272,6 +274,7 @@ pub enum Geometry {
         #[serde(serialize_with = "xy_list")]
         points: Vec<Vec2>,
         /// Rounding radius (m), zero or positive.
+        #[serde(skip_serializing_if = "is_zero")]
         radius: f32,
     },
     /// A two-sided segment, without mass.
@@ -523,7 +526,7 @@ impl Scene {
     }
 
     /// The scene in the file format: indented JSON that [`parse_scene`] reads back to an
-    /// equal scene. Fields at their defaults are left out, except the geometry.
+    /// equal scene. Fields at their defaults are left out.
     pub fn to_json(&self) -> String {
         let compact = serde_json::to_string(self).expect("scenes always serialize");
         json::pretty(&json::parse(&compact).expect("serde_json writes JSON"))

@@ -307,10 +307,7 @@ fn exports_leave_defaults_out() {
         {
           "type": "box",
           "half_width": 10,
-          "half_height": 0.01,
-          "center": [0, 0],
-          "angle": 0,
-          "radius": 0
+          "half_height": 0.01
         }
       ]
     },
@@ -322,7 +319,6 @@ fn exports_leave_defaults_out() {
       "shapes": [
         {
           "type": "circle",
-          "center": [0, 0],
           "radius": 0.25
         }
       ]

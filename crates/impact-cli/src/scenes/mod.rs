@@ -60,7 +60,7 @@ pub const ALL: &[BuiltIn] = &[
     BuiltIn {
         name: "concave_corner",
         family: "seeds",
-        description: "a ball at 90 m/s into the corner of a one-sided chain floor and wall",
+        description: "a ball at (80, -40) m/s into the corner of a one-sided chain floor and wall",
         build: seeds::concave_corner,
     },
     BuiltIn {
