@@ -1,0 +1,702 @@
+//! Scene files: the bodies and shapes a simulation starts from, and the world settings it
+//! runs with (`docs/scene-format.md`).
+//!
+//! A scene passes through three forms:
+//!
+//! 1. JSON text, read by [`parse_scene`]. Every problem is reported as a [`SceneError`] with
+//!    the line and column of the offending value and its field path
+//!    (`bodies[3].shapes[0].points`); unknown fields are errors, since a misspelled field
+//!    silently ignored would run a different scene than the one written.
+//! 2. A [`Scene`]: plain data with public fields, which the built-in scenes build in code and
+//!    which serializes back to the file format ([`Scene::to_json`]).
+//! 3. A [`ValidScene`], made by [`Scene::validate`]: every number checked and every shape built
+//!    with the impact2d constructors (so geometry errors carry the library's own messages).
+//!    This is what a world is built from: [`ValidScene::bodies`] gives each body's definition
+//!    with its shapes ready to attach.
+//!
+//! Units: meters, kilograms, seconds, radians; y up.
+
+mod read;
+
+use std::fmt;
+
+use impact2d::broad_phase::Filter;
+use impact2d::settings::MAX_COORDINATE;
+use impact2d::{Capsule, Circle, GeometryError, Polygon, Segment, Shape, Vec2, make_chain, make_offset_rounded_box};
+use serde::{Serialize, Serializer};
+use thiserror::Error;
+
+use crate::json;
+pub use crate::json::Pos;
+
+/// The defaults of every optional field, in one place (the reader, the serializer and the
+/// documentation agree on them).
+pub mod defaults {
+    use impact2d::Vec2;
+
+    /// Gravity (m/s²).
+    pub const GRAVITY: Vec2 = Vec2::new(0.0, -10.0);
+    /// The time step (s): 60 steps per second.
+    pub const TIME_STEP: f32 = 1.0 / 60.0;
+    /// Solver sub-steps per step.
+    pub const SUBSTEPS: u32 = 4;
+    /// Steps a run takes: 10 seconds at the default time step.
+    pub const STEPS: u32 = 600;
+    /// Shape density (kg/m²).
+    pub const DENSITY: f32 = 1.0;
+    /// Shape friction coefficient.
+    pub const FRICTION: f32 = 0.6;
+    /// Shape restitution (bounciness).
+    pub const RESTITUTION: f32 = 0.0;
+    /// Collision category bits: category 1.
+    pub const CATEGORY_BITS: u64 = 1;
+    /// Collision mask bits: collides with every category.
+    pub const MASK_BITS: u64 = u64::MAX;
+    /// A body's gravity scale.
+    pub const GRAVITY_SCALE: f32 = 1.0;
+}
+
+/// A whole scene: world settings and bodies.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scene {
+    /// The scene's name (empty when the file gives none).
+    pub name: String,
+    /// One line saying what the scene shows (may be empty).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Gravity (m/s²).
+    #[serde(serialize_with = "xy")]
+    pub gravity: Vec2,
+    /// The duration of one step (s).
+    pub time_step: f32,
+    /// Solver sub-steps per step.
+    pub substeps: u32,
+    /// How many steps a run takes.
+    pub steps: u32,
+    /// The bodies, in order.
+    pub bodies: Vec<BodyDef>,
+}
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BodyType {
+    /// Never moves (zero velocity, infinite mass).
+    Static,
+    /// Moves with its velocity, unaffected by forces and contacts.
+    Kinematic,
+    /// Moved by gravity, forces and contacts.
+    Dynamic,
+}
+
+impl BodyType {
+    /// The name in scene files: `static`, `kinematic` or `dynamic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyType::Static => "static",
+            BodyType::Kinematic => "kinematic",
+            BodyType::Dynamic => "dynamic",
+        }
+    }
+}
+
+/// One body: where it starts, how it moves, and its shapes (in body coordinates).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BodyDef {
+    /// A name for reports and replays (may be empty).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Static, kinematic or dynamic.
+    #[serde(rename = "type")]
+    pub body_type: BodyType,
+    /// The body origin in the world (m).
+    #[serde(serialize_with = "xy")]
+    pub position: Vec2,
+    /// The body's rotation (rad, counter-clockwise).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub angle: f32,
+    /// The velocity of the body origin (m/s).
+    #[serde(serialize_with = "xy", skip_serializing_if = "is_zero_vec")]
+    pub linear_velocity: Vec2,
+    /// The angular velocity (rad/s, counter-clockwise).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub angular_velocity: f32,
+    /// Linear damping (1/s).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub linear_damping: f32,
+    /// Angular damping (1/s).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub angular_damping: f32,
+    /// How much gravity acts on the body (1 = fully).
+    #[serde(skip_serializing_if = "is_default_gravity_scale")]
+    pub gravity_scale: f32,
+    /// Keeps the body from rotating.
+    #[serde(skip_serializing_if = "is_false")]
+    pub fixed_rotation: bool,
+    /// Continuous collision against dynamic bodies as well as static ones.
+    #[serde(skip_serializing_if = "is_false")]
+    pub bullet: bool,
+    /// Continuous collision against static bodies (false: only discrete collision).
+    #[serde(skip_serializing_if = "is_true")]
+    pub continuous: bool,
+    /// Starts awake (false: asleep until touched).
+    #[serde(skip_serializing_if = "is_true")]
+    pub awake: bool,
+    /// May fall asleep when at rest.
+    #[serde(skip_serializing_if = "is_true")]
+    pub enable_sleep: bool,
+    /// The shapes, in body coordinates.
+    pub shapes: Vec<ShapeDef>,
+}
+
+impl BodyDef {
+    /// A body of `body_type` at `position` with every other field at its default.
+    pub fn new(body_type: BodyType, position: Vec2) -> BodyDef {
+        BodyDef {
+            name: String::new(),
+            body_type,
+            position,
+            angle: 0.0,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: defaults::GRAVITY_SCALE,
+            fixed_rotation: false,
+            bullet: false,
+            continuous: true,
+            awake: true,
+            enable_sleep: true,
+            shapes: Vec::new(),
+        }
+    }
+
+    /// The body with `name`.
+    pub fn named(self, name: &str) -> BodyDef {
+        BodyDef { name: name.to_owned(), ..self }
+    }
+
+    /// The body with `shape` added.
+    pub fn with(mut self, shape: ShapeDef) -> BodyDef {
+        self.shapes.push(shape);
+        self
+    }
+}
+
+/// One shape of a body: its geometry and its material.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShapeDef {
+    /// What the shape is; serialized as the `type` field and the geometry's own fields.
+    #[serde(flatten)]
+    pub geometry: Geometry,
+    /// Density (kg/m²); segments and chains have no area and no mass.
+    #[serde(skip_serializing_if = "is_default_density")]
+    pub density: f32,
+    /// Coulomb friction coefficient.
+    #[serde(skip_serializing_if = "is_default_friction")]
+    pub friction: f32,
+    /// Restitution: 0 stops, 1 bounces back at the same speed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub restitution: f32,
+    /// Reports overlaps without colliding.
+    #[serde(skip_serializing_if = "is_false")]
+    pub sensor: bool,
+    /// The categories the shape belongs to (bits).
+    #[serde(skip_serializing_if = "is_default_category")]
+    pub category_bits: u64,
+    /// The categories the shape collides with (bits).
+    #[serde(skip_serializing_if = "is_default_mask")]
+    pub mask_bits: u64,
+}
+
+impl ShapeDef {
+    /// A shape of `geometry` with the default material.
+    pub fn new(geometry: Geometry) -> ShapeDef {
+        ShapeDef {
+            geometry,
+            density: defaults::DENSITY,
+            friction: defaults::FRICTION,
+            restitution: defaults::RESTITUTION,
+            sensor: false,
+            category_bits: defaults::CATEGORY_BITS,
+            mask_bits: defaults::MASK_BITS,
+        }
+    }
+
+    /// The broad-phase filter of the shape's category and mask bits.
+    pub fn filter(&self) -> Filter {
+        Filter { category_bits: self.category_bits, mask_bits: self.mask_bits }
+    }
+}
+
+/// The geometry of a shape, in body coordinates (meters, radians).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Geometry {
+    /// A solid circle.
+    Circle {
+        /// Center (m).
+        #[serde(serialize_with = "xy", skip_serializing_if = "is_zero_vec")]
+        center: Vec2,
+        /// Radius (m), positive.
+        radius: f32,
+    },
+    /// A solid capsule: the points within `radius` of the segment between the centers.
+    Capsule {
+        /// One end of the core segment (m).
+        #[serde(serialize_with = "xy")]
+        center1: Vec2,
+        /// The other end (m).
+        #[serde(serialize_with = "xy")]
+        center2: Vec2,
+        /// Radius (m), positive.
+        radius: f32,
+    },
+    /// A solid box, optionally rotated, offset and rounded.
+    Box {
+        /// Half the width of the core box (m), positive.
+        half_width: f32,
+        /// Half the height of the core box (m), positive.
+        half_height: f32,
+        /// Center (m).
+        #[serde(serialize_with = "xy", skip_serializing_if = "is_zero_vec")]
+        center: Vec2,
+        /// Rotation (rad).
+        #[serde(skip_serializing_if = "is_zero")]
+        angle: f32,
+        /// Rounding radius (m), zero or positive: the box grows by it on every side.
+        #[serde(skip_serializing_if = "is_zero")]
+        radius: f32,
+    },
+    /// A solid rounded convex polygon: the convex hull of the points, in any order.
+    Polygon {
+        /// At least 3 points not on one line; at most 8 on the hull (m).
+        #[serde(serialize_with = "xy_list")]
+        points: Vec<Vec2>,
+        /// Rounding radius (m), zero or positive.
+        #[serde(skip_serializing_if = "is_zero")]
+        radius: f32,
+    },
+    /// A two-sided segment, without mass.
+    Segment {
+        /// First end (m).
+        #[serde(serialize_with = "xy")]
+        point1: Vec2,
+        /// Second end (m).
+        #[serde(serialize_with = "xy")]
+        point2: Vec2,
+    },
+    /// One-sided segments through the points, without mass: each collides on its right side,
+    /// walking from one point to the next, so a loop listed clockwise holds bodies inside.
+    Chain {
+        /// At least 2 points (3 for a loop) (m).
+        #[serde(serialize_with = "xy_list")]
+        points: Vec<Vec2>,
+        /// Whether the last point joins the first.
+        #[serde(rename = "loop")]
+        is_loop: bool,
+    },
+}
+
+impl Geometry {
+    /// The name in scene files: `circle`, `capsule`, `box`, `polygon`, `segment`, `chain`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Geometry::Circle { .. } => "circle",
+            Geometry::Capsule { .. } => "capsule",
+            Geometry::Box { .. } => "box",
+            Geometry::Polygon { .. } => "polygon",
+            Geometry::Segment { .. } => "segment",
+            Geometry::Chain { .. } => "chain",
+        }
+    }
+
+    /// A circle of `radius` centered on the body origin.
+    pub fn circle(radius: f32) -> Geometry {
+        Geometry::Circle { center: Vec2::ZERO, radius }
+    }
+
+    /// A box of half sizes `half_width` by `half_height` centered on the body origin.
+    pub fn rect(half_width: f32, half_height: f32) -> Geometry {
+        Geometry::Box { half_width, half_height, center: Vec2::ZERO, angle: 0.0, radius: 0.0 }
+    }
+
+    /// A box as [`Geometry::rect`], centered at `center` and turned by `angle`.
+    pub fn offset_rect(half_width: f32, half_height: f32, center: Vec2, angle: f32) -> Geometry {
+        Geometry::Box { half_width, half_height, center, angle, radius: 0.0 }
+    }
+
+    /// A segment from `point1` to `point2`.
+    pub fn segment(point1: Vec2, point2: Vec2) -> Geometry {
+        Geometry::Segment { point1, point2 }
+    }
+
+    /// Builds the shape with the impact2d constructors: one shape, or one chain segment per
+    /// pair of consecutive chain points.
+    ///
+    /// Errors: the constructor's [`GeometryError`].
+    pub fn build(&self) -> Result<Vec<Shape>, GeometryError> {
+        Ok(match self {
+            Geometry::Circle { center, radius } => vec![Shape::Circle(Circle::new(*center, *radius)?)],
+            Geometry::Capsule { center1, center2, radius } => {
+                vec![Shape::Capsule(Capsule::new(*center1, *center2, *radius)?)]
+            }
+            Geometry::Box { half_width, half_height, center, angle, radius } => {
+                let polygon = make_offset_rounded_box(*half_width, *half_height, *center, *angle, *radius)?;
+                vec![Shape::Polygon(polygon)]
+            }
+            Geometry::Polygon { points, radius } => vec![Shape::Polygon(Polygon::new(points, *radius)?)],
+            Geometry::Segment { point1, point2 } => vec![Shape::Segment(Segment::new(*point1, *point2)?)],
+            Geometry::Chain { points, is_loop } => {
+                make_chain(points, *is_loop)?.into_iter().map(Shape::ChainSegment).collect()
+            }
+        })
+    }
+
+    /// The field of this geometry that a constructor error is about, when one is.
+    fn field_of(&self, error: &GeometryError) -> Option<&'static str> {
+        let what = match error {
+            GeometryError::InvalidRadius { .. } => return Some("radius"),
+            GeometryError::NonFinite { what }
+            | GeometryError::InvalidSize { what, .. }
+            | GeometryError::TooLarge { what, .. } => *what,
+            GeometryError::DegenerateSegment { .. } => match self {
+                Geometry::Capsule { .. } => return Some("center2"),
+                Geometry::Segment { .. } => return Some("point2"),
+                _ => return Some("points"),
+            },
+            GeometryError::TooFewPoints { .. }
+            | GeometryError::Collinear
+            | GeometryError::TooManyVertices { .. }
+            | GeometryError::InvalidPointCount { .. }
+            | GeometryError::ChainTooShort { .. } => {
+                // A box too thin to have area in f32 is the whole box's problem.
+                return (!matches!(self, Geometry::Box { .. })).then_some("points");
+            }
+        };
+        // The constructors name inputs "<kind> <field>" ("box half_width", "chain point").
+        let field = what.rsplit(' ').next().unwrap_or(what);
+        let fields: &[&'static str] = match self {
+            Geometry::Circle { .. } => &["center", "radius"],
+            Geometry::Capsule { .. } => &["center1", "center2", "radius"],
+            Geometry::Box { .. } => &["half_width", "half_height", "center", "angle", "radius"],
+            Geometry::Polygon { .. } | Geometry::Chain { .. } => &["points", "radius"],
+            Geometry::Segment { .. } => &["point1", "point2"],
+        };
+        fields.iter().copied().find(|f| *f == field || (*f == "points" && field == "point"))
+    }
+}
+
+/// A scene whose values are all checked and whose shapes are built: what a world is made
+/// from. Made by [`Scene::validate`] or [`parse_scene`].
+#[derive(Clone, Debug)]
+pub struct ValidScene {
+    scene: Scene,
+    /// `built[body][shape]`: the impact2d shapes of each shape definition.
+    built: Vec<Vec<Vec<Shape>>>,
+}
+
+impl ValidScene {
+    /// The scene as given.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The bodies in order, each with its definition and built shapes.
+    pub fn bodies(&self) -> impl ExactSizeIterator<Item = ValidBody<'_>> {
+        self.scene.bodies.iter().zip(&self.built).map(|(def, built)| ValidBody { def, built })
+    }
+
+    /// The number of shape definitions over all bodies (a chain counts once).
+    pub fn shape_count(&self) -> usize {
+        self.built.iter().map(Vec::len).sum()
+    }
+}
+
+/// A body of a [`ValidScene`].
+#[derive(Clone, Copy, Debug)]
+pub struct ValidBody<'a> {
+    /// The body's definition (type, pose, velocities, flags).
+    pub def: &'a BodyDef,
+    built: &'a [Vec<Shape>],
+}
+
+impl<'a> ValidBody<'a> {
+    /// The body's shapes in order, each with its definition (material, filter) and the
+    /// impact2d shapes built from it.
+    pub fn shapes(&self) -> impl ExactSizeIterator<Item = ValidShape<'a>> + use<'a> {
+        self.def.shapes.iter().zip(self.built).map(|(def, parts)| ValidShape { def, parts })
+    }
+}
+
+/// A shape of a [`ValidBody`].
+#[derive(Clone, Copy, Debug)]
+pub struct ValidShape<'a> {
+    /// The shape's definition (geometry as written, material, filter).
+    pub def: &'a ShapeDef,
+    /// The built shapes in body coordinates: one, or one chain segment per chain link.
+    pub parts: &'a [Shape],
+}
+
+/// A step of a field path: an object key or an array index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathStep {
+    /// A field of an object.
+    Key(&'static str),
+    /// An item of an array.
+    Index(usize),
+}
+
+/// Where a value sits in a scene: `bodies[3].shapes[0].points`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FieldPath(pub Vec<PathStep>);
+
+impl FieldPath {
+    fn then(&self, step: PathStep) -> FieldPath {
+        let mut steps = self.0.clone();
+        steps.push(step);
+        FieldPath(steps)
+    }
+
+    fn key(&self, key: &'static str) -> FieldPath {
+        self.then(PathStep::Key(key))
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("scene");
+        }
+        for (i, step) in self.0.iter().enumerate() {
+            match step {
+                PathStep::Key(key) if i == 0 => f.write_str(key)?,
+                PathStep::Key(key) => write!(f, ".{key}")?,
+                PathStep::Index(index) => write!(f, "[{index}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value of a [`Scene`] that is out of range, or a shape that cannot be built.
+#[derive(Clone, Debug, Error, PartialEq)]
+#[error("{path}: {message}")]
+pub struct ValidationError {
+    /// The field at fault.
+    pub path: FieldPath,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl Scene {
+    /// A scene named `name` with the default settings and no bodies.
+    pub fn new(name: &str, description: &str) -> Scene {
+        Scene {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            gravity: defaults::GRAVITY,
+            time_step: defaults::TIME_STEP,
+            substeps: defaults::SUBSTEPS,
+            steps: defaults::STEPS,
+            bodies: Vec::new(),
+        }
+    }
+
+    /// Checks every value and builds every shape.
+    ///
+    /// Errors: the first [`ValidationError`], in the order of the fields: non-finite numbers,
+    /// a time step that is not positive, zero sub-steps or steps, positions beyond
+    /// `settings::MAX_COORDINATE`, negative damping, density, friction or restitution, a
+    /// static body with a velocity, and shapes the impact2d constructors refuse.
+    pub fn validate(&self) -> Result<ValidScene, ValidationError> {
+        let root = FieldPath::default();
+        check_vec(self.gravity, &root.key("gravity"), f32::MAX)?;
+        check_positive(self.time_step, &root.key("time_step"))?;
+        check_at_least_one(self.substeps, &root.key("substeps"))?;
+        check_at_least_one(self.steps, &root.key("steps"))?;
+        let bodies = root.key("bodies");
+        let built = self
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, body)| validate_body(body, &bodies.then(PathStep::Index(i))))
+            .collect::<Result<_, _>>()?;
+        Ok(ValidScene { scene: self.clone(), built })
+    }
+
+    /// The scene in the file format: indented JSON that [`parse_scene`] reads back to an
+    /// equal scene. Fields at their defaults are left out.
+    pub fn to_json(&self) -> String {
+        let compact = serde_json::to_string(self).expect("scenes always serialize");
+        json::pretty(&json::parse(&compact).expect("serde_json writes JSON"))
+    }
+}
+
+fn validate_body(body: &BodyDef, at: &FieldPath) -> Result<Vec<Vec<Shape>>, ValidationError> {
+    check_vec(body.position, &at.key("position"), MAX_COORDINATE)?;
+    check_finite(body.angle, &at.key("angle"))?;
+    check_vec(body.linear_velocity, &at.key("linear_velocity"), f32::MAX)?;
+    check_finite(body.angular_velocity, &at.key("angular_velocity"))?;
+    check_non_negative(body.linear_damping, &at.key("linear_damping"))?;
+    check_non_negative(body.angular_damping, &at.key("angular_damping"))?;
+    check_finite(body.gravity_scale, &at.key("gravity_scale"))?;
+    if body.body_type == BodyType::Static {
+        let moving = if body.linear_velocity != Vec2::ZERO {
+            Some("linear_velocity")
+        } else if body.angular_velocity != 0.0 {
+            Some("angular_velocity")
+        } else {
+            None
+        };
+        if let Some(field) = moving {
+            let message = "a static body cannot move (make it kinematic, or leave the velocity at 0)".to_owned();
+            return Err(ValidationError { path: at.key(field), message });
+        }
+    }
+    let shapes = at.key("shapes");
+    body.shapes.iter().enumerate().map(|(i, shape)| validate_shape(shape, &shapes.then(PathStep::Index(i)))).collect()
+}
+
+fn validate_shape(shape: &ShapeDef, at: &FieldPath) -> Result<Vec<Shape>, ValidationError> {
+    let parts = shape.geometry.build().map_err(|error| {
+        let path = shape.geometry.field_of(&error).map_or_else(|| at.clone(), |field| at.key(field));
+        ValidationError { path, message: error.to_string() }
+    })?;
+    check_non_negative(shape.density, &at.key("density"))?;
+    check_non_negative(shape.friction, &at.key("friction"))?;
+    check_non_negative(shape.restitution, &at.key("restitution"))?;
+    Ok(parts)
+}
+
+fn check_finite(x: f32, at: &FieldPath) -> Result<(), ValidationError> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(ValidationError { path: at.clone(), message: format!("{x} is not a finite number") })
+    }
+}
+
+/// Checks that both components are finite and at most `max` in magnitude.
+fn check_vec(v: Vec2, at: &FieldPath, max: f32) -> Result<(), ValidationError> {
+    for (i, x) in [v.x, v.y].into_iter().enumerate() {
+        let at = at.then(PathStep::Index(i));
+        check_finite(x, &at)?;
+        if x.abs() > max {
+            return Err(ValidationError { path: at, message: format!("{x} is beyond the supported {max:e} m") });
+        }
+    }
+    Ok(())
+}
+
+fn check_positive(x: f32, at: &FieldPath) -> Result<(), ValidationError> {
+    check_finite(x, at)?;
+    if x > 0.0 {
+        Ok(())
+    } else {
+        Err(ValidationError { path: at.clone(), message: format!("must be positive, got {x}") })
+    }
+}
+
+fn check_non_negative(x: f32, at: &FieldPath) -> Result<(), ValidationError> {
+    check_finite(x, at)?;
+    if x >= 0.0 {
+        Ok(())
+    } else {
+        Err(ValidationError { path: at.clone(), message: format!("must be zero or positive, got {x}") })
+    }
+}
+
+fn check_at_least_one(n: u32, at: &FieldPath) -> Result<(), ValidationError> {
+    if n >= 1 { Ok(()) } else { Err(ValidationError { path: at.clone(), message: "must be at least 1, got 0".into() }) }
+}
+
+/// Why a scene file was refused: where (line and column of the offending value, and its
+/// field path) and what. Printed as `LINE:COLUMN: path: message`; the command puts the file
+/// name in front.
+#[derive(Clone, Debug, Error, PartialEq)]
+#[error("{pos}: {}{message}", if path.is_empty() { String::new() } else { format!("{path}: ") })]
+pub struct SceneError {
+    /// The line and column of the value at fault (of the enclosing object when the value is
+    /// missing).
+    pub pos: Pos,
+    /// The field path, such as `bodies[3].shapes[0].points`; empty for syntax errors.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads a scene file's text, checks it, and builds its shapes.
+///
+/// Errors: the first [`SceneError`]: JSON syntax, then the fields in document order of
+/// objects (unknown or duplicate fields first, then missing fields and wrong types and
+/// values out of the f32 range), then the checks of [`Scene::validate`].
+pub fn parse_scene(text: &str) -> Result<ValidScene, SceneError> {
+    let root = json::parse(text).map_err(|e| SceneError {
+        pos: e.pos,
+        path: String::new(),
+        message: format!("invalid JSON: {}", e.message),
+    })?;
+    let scene = read::scene(&root)?;
+    scene.validate().map_err(|error| SceneError {
+        pos: read::locate(&root, &error.path),
+        path: error.path.to_string(),
+        message: error.message,
+    })
+}
+
+/// The position of the first character of the first invalid UTF-8 sequence in `bytes`,
+/// for files that are not text.
+pub fn utf8_error_pos(bytes: &[u8], error: &std::str::Utf8Error) -> Pos {
+    let valid = std::str::from_utf8(&bytes[..error.valid_up_to()]).expect("valid up to here");
+    let line = valid.matches('\n').count() + 1;
+    let column = valid.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    Pos { line, column }
+}
+
+fn xy<S: Serializer>(v: &Vec2, serializer: S) -> Result<S::Ok, S::Error> {
+    [v.x, v.y].serialize(serializer)
+}
+
+fn xy_list<S: Serializer>(points: &[Vec2], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(points.iter().map(|p| [p.x, p.y]))
+}
+
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
+}
+
+fn is_zero_vec(v: &Vec2) -> bool {
+    *v == Vec2::ZERO
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn is_default_gravity_scale(x: &f32) -> bool {
+    *x == defaults::GRAVITY_SCALE
+}
+
+fn is_default_density(x: &f32) -> bool {
+    *x == defaults::DENSITY
+}
+
+fn is_default_friction(x: &f32) -> bool {
+    *x == defaults::FRICTION
+}
+
+fn is_default_category(bits: &u64) -> bool {
+    *bits == defaults::CATEGORY_BITS
+}
+
+fn is_default_mask(bits: &u64) -> bool {
+    *bits == defaults::MASK_BITS
+}
+
+#[cfg(test)]
+mod tests;

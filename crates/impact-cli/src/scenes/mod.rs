@@ -1,0 +1,278 @@
+//! The built-in scenes, one file per family: the seeds' scenarios ([`seeds`]), Box2D's
+//! continuous samples re-created ([`continuous`]), the benchmark scenes ([`benchmarks`]) and
+//! the showcase ([`showcase`]). `impact list` prints them and `impact export` writes one as a
+//! scene file.
+
+mod benchmarks;
+mod continuous;
+mod seeds;
+mod showcase;
+
+use impact2d::Vec2;
+
+use crate::scene::{BodyDef, BodyType, Geometry, Scene, ShapeDef};
+
+/// A built-in scene: its name, family and one-line description, and the code that builds it.
+pub struct BuiltIn {
+    /// The name `impact export` takes.
+    pub name: &'static str,
+    /// The family it belongs to: `seeds`, `continuous`, `benchmark` or `showcase`.
+    pub family: &'static str,
+    /// One line saying what it shows.
+    pub description: &'static str,
+    /// Fills in a scene that has the name, description and default settings.
+    build: fn(Scene) -> Scene,
+}
+
+impl BuiltIn {
+    /// Builds the scene.
+    pub fn scene(&self) -> Scene {
+        (self.build)(Scene::new(self.name, self.description))
+    }
+}
+
+/// Every built-in scene, by family.
+pub const ALL: &[BuiltIn] = &[
+    BuiltIn {
+        name: "thin_plane",
+        family: "seeds",
+        description: "a 0.25 m ball at 150 m/s onto a plane 2 cm thick",
+        build: seeds::thin_plane,
+    },
+    BuiltIn {
+        name: "bullet_paper",
+        family: "seeds",
+        description: "a 2 cm bullet at 600 m/s into a free-standing sheet 5 mm thick, a fixed one behind it",
+        build: seeds::bullet_paper,
+    },
+    BuiltIn {
+        name: "spinning_triangle",
+        family: "seeds",
+        description: "a triangle spinning at 40 rad/s drops onto the ground beside a 1 cm wall",
+        build: seeds::spinning_triangle,
+    },
+    BuiltIn {
+        name: "box_pile",
+        family: "seeds",
+        description: "forty 1 m boxes, staggered and turned, fall into a pile",
+        build: seeds::box_pile,
+    },
+    BuiltIn {
+        name: "concave_corner",
+        family: "seeds",
+        description: "a ball at (80, -40) m/s into the corner of a one-sided chain floor and wall",
+        build: seeds::concave_corner,
+    },
+    BuiltIn {
+        name: "bounce_house",
+        family: "continuous",
+        description: "a circle, a capsule and a box at (10, 20) m/s bouncing with restitution 1 in a 20 m box of segments",
+        build: continuous::bounce_house,
+    },
+    BuiltIn {
+        name: "segment_slide",
+        family: "continuous",
+        description: "a circle at 100 m/s along a segment floor into a segment wall",
+        build: continuous::segment_slide,
+    },
+    BuiltIn {
+        name: "chain_slide",
+        family: "continuous",
+        description: "a frictionless circle at 100 m/s along the floor of a chain loop of 80 points into its wall",
+        build: continuous::chain_slide,
+    },
+    BuiltIn {
+        name: "skinny_box",
+        family: "continuous",
+        description: "a 10 cm plank at 100 m/s spinning at 50 rad/s onto a thin post",
+        build: continuous::skinny_box,
+    },
+    BuiltIn {
+        name: "drop_ball",
+        family: "continuous",
+        description: "a 12.5 cm ball at 100 m/s onto a row of 41 small tiles",
+        build: continuous::drop_ball,
+    },
+    BuiltIn {
+        name: "drop_stack",
+        family: "continuous",
+        description: "a fast ball that is not a bullet and a bullet, at 200 m/s, into a stack of boxes before a wall",
+        build: continuous::drop_stack,
+    },
+    BuiltIn {
+        name: "wedge",
+        family: "continuous",
+        description: "a circle at 200 m/s down into a narrow wedge of two segments",
+        build: continuous::wedge,
+    },
+    BuiltIn {
+        name: "speculative_sliver",
+        family: "continuous",
+        description: "a thin triangle at 100 m/s onto the ground",
+        build: continuous::speculative_sliver,
+    },
+    BuiltIn {
+        name: "pinball",
+        family: "continuous",
+        description: "a bullet ball at 40 m/s in a closed chain table with bumpers, kinematic spinners and fixed flippers",
+        build: continuous::pinball,
+    },
+    BuiltIn {
+        name: "large_pyramid",
+        family: "benchmark",
+        description: "a pyramid of 5050 unit boxes on a base of 100, sleep off",
+        build: benchmarks::large_pyramid,
+    },
+    BuiltIn {
+        name: "many_pyramids",
+        family: "benchmark",
+        description: "20 by 20 pyramids of 55 unit boxes (base 10) on 20 segment floors, sleep off",
+        build: benchmarks::many_pyramids,
+    },
+    BuiltIn {
+        name: "tumbler",
+        family: "benchmark",
+        description: "2025 boxes of 0.25 m in a 20 m hollow box turning at 25 degrees per second (kinematic)",
+        build: benchmarks::tumbler,
+    },
+    BuiltIn {
+        name: "smash",
+        family: "benchmark",
+        description: "an 8 m box at 40 m/s into 120 by 80 sleeping 0.4 m boxes, no gravity",
+        build: benchmarks::smash,
+    },
+    BuiltIn {
+        name: "showcase",
+        family: "showcase",
+        description: "nothing tunnels: bullets into paper walls, spinning thin blades, a fast rotor, a ball in a box (10 s)",
+        build: showcase::showcase,
+    },
+];
+
+/// The built-in scene named `name`.
+pub fn find(name: &str) -> Option<&'static BuiltIn> {
+    ALL.iter().find(|b| b.name == name)
+}
+
+/// Short builders for the scene code.
+trait BodyBuild {
+    /// The body with linear velocity (x, y) (m/s).
+    fn velocity(self, x: f32, y: f32) -> Self;
+    /// The body with angular velocity `w` (rad/s).
+    fn spin(self, w: f32) -> Self;
+}
+
+impl BodyBuild for BodyDef {
+    fn velocity(self, x: f32, y: f32) -> BodyDef {
+        BodyDef { linear_velocity: Vec2::new(x, y), ..self }
+    }
+
+    fn spin(self, w: f32) -> BodyDef {
+        BodyDef { angular_velocity: w, ..self }
+    }
+}
+
+/// Short builders for shape materials.
+trait ShapeBuild {
+    /// The shape with `density` (kg/m²).
+    fn density(self, density: f32) -> Self;
+    /// The shape with `friction`.
+    fn friction(self, friction: f32) -> Self;
+    /// The shape with `restitution`.
+    fn restitution(self, restitution: f32) -> Self;
+}
+
+impl ShapeBuild for ShapeDef {
+    fn density(self, density: f32) -> ShapeDef {
+        ShapeDef { density, ..self }
+    }
+
+    fn friction(self, friction: f32) -> ShapeDef {
+        ShapeDef { friction, ..self }
+    }
+
+    fn restitution(self, restitution: f32) -> ShapeDef {
+        ShapeDef { restitution, ..self }
+    }
+}
+
+/// A body of `body_type` at (x, y).
+fn body(body_type: BodyType, x: f32, y: f32) -> BodyDef {
+    BodyDef::new(body_type, Vec2::new(x, y))
+}
+
+/// A static body at (x, y).
+fn fixed(x: f32, y: f32) -> BodyDef {
+    body(BodyType::Static, x, y)
+}
+
+/// A dynamic body at (x, y).
+fn dynamic(x: f32, y: f32) -> BodyDef {
+    body(BodyType::Dynamic, x, y)
+}
+
+/// A circle of `radius` on the body origin.
+fn circle(radius: f32) -> ShapeDef {
+    ShapeDef::new(Geometry::circle(radius))
+}
+
+/// A box of half sizes `hw` by `hh` on the body origin.
+fn rect(hw: f32, hh: f32) -> ShapeDef {
+    ShapeDef::new(Geometry::rect(hw, hh))
+}
+
+/// A box of half sizes `hw` by `hh` centered at (x, y) and turned by `angle`.
+fn offset_rect(hw: f32, hh: f32, x: f32, y: f32, angle: f32) -> ShapeDef {
+    ShapeDef::new(Geometry::offset_rect(hw, hh, Vec2::new(x, y), angle))
+}
+
+/// A two-sided segment from `a` to `b`.
+fn segment(a: [f32; 2], b: [f32; 2]) -> ShapeDef {
+    ShapeDef::new(Geometry::segment(Vec2::from(a), Vec2::from(b)))
+}
+
+/// A chain through `points`, closed when `is_loop`.
+fn chain(points: &[[f32; 2]], is_loop: bool) -> ShapeDef {
+    ShapeDef::new(Geometry::Chain { points: points.iter().copied().map(Vec2::from).collect(), is_loop })
+}
+
+/// The convex polygon of `points`.
+fn polygon(points: &[[f32; 2]]) -> ShapeDef {
+    ShapeDef::new(Geometry::Polygon { points: points.iter().copied().map(Vec2::from).collect(), radius: 0.0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_descriptions_one_line() {
+        for (i, built_in) in ALL.iter().enumerate() {
+            assert!(ALL[..i].iter().all(|other| other.name != built_in.name), "{} twice", built_in.name);
+            assert!(!built_in.description.is_empty() && !built_in.description.contains('\n'));
+            assert!(built_in.name.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{}", built_in.name);
+        }
+    }
+
+    #[test]
+    fn every_built_in_validates() {
+        for built_in in ALL {
+            let scene = built_in.scene();
+            assert_eq!((scene.name.as_str(), scene.description.as_str()), (built_in.name, built_in.description));
+            if let Err(error) = scene.validate() {
+                panic!("{}: {error}", built_in.name);
+            }
+        }
+    }
+
+    /// The counts the descriptions promise.
+    #[test]
+    fn benchmark_counts() {
+        let dynamic_count =
+            |name: &str| find(name).unwrap().scene().bodies.iter().filter(|b| b.body_type == BodyType::Dynamic).count();
+        assert_eq!(dynamic_count("large_pyramid"), 5050);
+        assert_eq!(dynamic_count("many_pyramids"), 20 * 20 * 55);
+        assert_eq!(dynamic_count("tumbler"), 2025);
+        assert_eq!(dynamic_count("smash"), 120 * 80 + 1);
+    }
+}
