@@ -1,11 +1,19 @@
-//! The library behind the `impact` command: scene files and built-in scenes.
+//! The library behind the `impact` command: scene files, built-in scenes, runs and replays.
 //!
 //! - [`scene`]: the scene file format, its validation with located errors, and the
 //!   [`scene::ValidScene`] a world is built from.
 //! - [`scenes`]: the built-in scenes.
+//! - [`build`]: a valid scene made into an impact2d world.
+//! - [`simulation`]: a scene run step by step, with its trace, summary and statistics.
+//! - [`replay`]: the frames of a run and the self-contained HTML player.
+//! - [`render`]: PNG frames of a replay.
 
 #![warn(missing_docs)]
 
+pub mod build;
 mod json;
+pub mod render;
+pub mod replay;
 pub mod scene;
 pub mod scenes;
+pub mod simulation;

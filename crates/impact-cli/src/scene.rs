@@ -21,7 +21,7 @@ mod read;
 use std::fmt;
 
 use impact2d::broad_phase::Filter;
-use impact2d::settings::MAX_COORDINATE;
+use impact2d::settings::{MAX_COORDINATE, MAX_SUBSTEPS};
 use impact2d::{Capsule, Circle, GeometryError, Polygon, Segment, Shape, Vec2, make_chain, make_offset_rounded_box};
 use serde::{Serialize, Serializer};
 use thiserror::Error;
@@ -438,6 +438,9 @@ pub struct ValidShape<'a> {
     pub parts: &'a [Shape],
 }
 
+/// The largest body angle a world takes (rad): beyond it, f32 angles are too coarse.
+const MAX_ANGLE: f32 = 1.0e6;
+
 /// A step of a field path: an object key or an array index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathStep {
@@ -507,13 +510,18 @@ impl Scene {
     ///
     /// Errors: the first [`ValidationError`], in the order of the fields: non-finite numbers,
     /// a time step that is not positive, zero sub-steps or steps, positions beyond
-    /// `settings::MAX_COORDINATE`, negative damping, density, friction or restitution, a
+    /// `settings::MAX_COORDINATE`, more than `settings::MAX_SUBSTEPS` sub-steps, angles beyond
+    /// 10⁶ rad, negative damping, density, friction or restitution, a
     /// static body with a velocity, and shapes the impact2d constructors refuse.
     pub fn validate(&self) -> Result<ValidScene, ValidationError> {
         let root = FieldPath::default();
         check_vec(self.gravity, &root.key("gravity"), f32::MAX)?;
         check_positive(self.time_step, &root.key("time_step"))?;
         check_at_least_one(self.substeps, &root.key("substeps"))?;
+        if self.substeps > MAX_SUBSTEPS {
+            let message = format!("must be at most {MAX_SUBSTEPS}, got {}", self.substeps);
+            return Err(ValidationError { path: root.key("substeps"), message });
+        }
         check_at_least_one(self.steps, &root.key("steps"))?;
         let bodies = root.key("bodies");
         let built = self
@@ -536,6 +544,10 @@ impl Scene {
 fn validate_body(body: &BodyDef, at: &FieldPath) -> Result<Vec<Vec<Shape>>, ValidationError> {
     check_vec(body.position, &at.key("position"), MAX_COORDINATE)?;
     check_finite(body.angle, &at.key("angle"))?;
+    if body.angle.abs() > MAX_ANGLE {
+        let message = format!("{} is beyond the supported {MAX_ANGLE:e} rad", body.angle);
+        return Err(ValidationError { path: at.key("angle"), message });
+    }
     check_vec(body.linear_velocity, &at.key("linear_velocity"), f32::MAX)?;
     check_finite(body.angular_velocity, &at.key("angular_velocity"))?;
     check_non_negative(body.linear_damping, &at.key("linear_damping"))?;

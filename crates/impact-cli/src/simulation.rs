@@ -1,0 +1,414 @@
+//! A scene run step by step: the world built from it, what each step cost, and the reports a
+//! run writes (the trace line of each step, the summary at the end, the poses and contacts of
+//! replay frames).
+//!
+//! ```
+//! use impact_cli::scenes;
+//! use impact_cli::simulation::Simulation;
+//!
+//! let scene = scenes::find("thin_plane").unwrap().scene().validate().unwrap();
+//! let mut run = Simulation::new(&scene).unwrap();
+//! for _ in 0..30 {
+//!     run.step().unwrap();
+//! }
+//! let summary = run.summary();
+//! assert_eq!(summary.steps, 30);
+//! // The 0.25 m ball came down at 150 m/s and rests on the plane 2 cm thick (top at y = 0.01).
+//! let ball = &summary.bodies[1];
+//! assert!((ball.position[1] - 0.26).abs() < 0.01, "{:?}", ball.position);
+//! ```
+
+use impact2d::settings::LINEAR_SLOP;
+use impact2d::{Aabb, Shape, StepProfile, Transform, Vec2, WorldError};
+use serde::Serialize;
+
+use crate::build::{BuildError, SceneWorld, build_world};
+use crate::replay::{BodyPose, BodyState, ContactPoint};
+use crate::scene::{BodyType, ValidScene};
+
+/// A scene being run.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    name: String,
+    time_step: f32,
+    substeps: u32,
+    names: Vec<String>,
+    types: Vec<BodyType>,
+    bullets: Vec<bool>,
+    sizes: Vec<BodySize>,
+    built: SceneWorld,
+    profiles: Vec<StepProfile>,
+    touching: Vec<u32>,
+}
+
+/// How big a body is, for telling fast bodies: the reach of its shapes from its center of
+/// mass, and how thin it is at its thinnest (the smallest distance from a shape's center to
+/// its surface).
+#[derive(Clone, Copy, Debug)]
+struct BodySize {
+    reach: f32,
+    min_extent: f32,
+}
+
+impl Simulation {
+    /// Builds the world of `scene`; no step is taken yet.
+    ///
+    /// Errors: [`BuildError`] when the world refuses a body or shape.
+    pub fn new(scene: &ValidScene) -> Result<Simulation, BuildError> {
+        let built = build_world(scene)?;
+        let s = scene.scene();
+        let sizes = scene
+            .bodies()
+            .zip(&built.bodies)
+            .map(|(body, &id)| {
+                let center = built.world.local_center(id).unwrap_or(Vec2::ZERO);
+                body_size(body.shapes().flat_map(|s| s.parts), center)
+            })
+            .collect();
+        Ok(Simulation {
+            name: s.name.clone(),
+            time_step: s.time_step,
+            substeps: s.substeps,
+            names: s.bodies.iter().map(|b| b.name.clone()).collect(),
+            types: s.bodies.iter().map(|b| b.body_type).collect(),
+            bullets: s.bodies.iter().map(|b| b.bullet).collect(),
+            sizes,
+            built,
+            profiles: Vec::new(),
+            touching: Vec::new(),
+        })
+    }
+
+    /// Takes one step of the scene's time step and sub-steps.
+    ///
+    /// Errors: those of [`impact2d::World::step`] (none for a validated scene).
+    pub fn step(&mut self) -> Result<(), WorldError> {
+        self.built.world.step(self.time_step, self.substeps)?;
+        self.profiles.push(self.built.world.profile());
+        self.touching.push(self.built.world.touching_contact_count() as u32);
+        Ok(())
+    }
+
+    /// The steps taken.
+    pub fn steps(&self) -> u32 {
+        self.profiles.len() as u32
+    }
+
+    /// The simulated time (s): steps times the time step.
+    pub fn time(&self) -> f64 {
+        f64::from(self.steps()) * f64::from(self.time_step)
+    }
+
+    /// The world and the handles of the scene's bodies and shapes.
+    pub fn world(&self) -> &SceneWorld {
+        &self.built
+    }
+
+    /// Where the time of each step went, in order.
+    pub fn profiles(&self) -> &[StepProfile] {
+        &self.profiles
+    }
+
+    /// Each body's pose and state now, in the scene's order. A body is [`BodyState::Fast`]
+    /// when, over the last step, its center of mass moved and its shapes turned farther than
+    /// its thinnest extent: the motion discrete collision can miss (Box2D v3 tells fast bodies
+    /// the same way). Asleep wins over bullet, bullet over fast.
+    pub fn poses(&self) -> Vec<BodyPose> {
+        let w = &self.built.world;
+        self.built
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| {
+                let state = if self.types[i] == BodyType::Static || !w.is_awake(id).unwrap_or(false) {
+                    BodyState::Asleep
+                } else if self.bullets[i] {
+                    BodyState::Bullet
+                } else if self.steps() > 0 && self.moved(i) > self.sizes[i].min_extent {
+                    BodyState::Fast
+                } else {
+                    BodyState::Awake
+                };
+                let position = w.position(id).unwrap_or(Vec2::ZERO);
+                BodyPose { position, angle: w.angle(id).unwrap_or(0.0), state }
+            })
+            .collect()
+    }
+
+    /// How far the farthest point of body `i` moved over the last step, at most (m).
+    fn moved(&self, i: usize) -> f32 {
+        let Ok(sweep) = self.built.world.sweep(self.built.bodies[i]) else { return 0.0 };
+        (sweep.c2 - sweep.c1).length() + (sweep.a2 - sweep.a1).abs() * self.sizes[i].reach
+    }
+
+    /// The touching points of every solid contact (sensors left out), each once, in the
+    /// order of the scene's bodies and then of the world's contacts: the points of the last
+    /// step's manifolds whose separation is within the linear slop.
+    pub fn contacts(&self) -> Vec<ContactPoint> {
+        let w = &self.built.world;
+        let mut out = Vec::new();
+        for &id in &self.built.bodies {
+            for c in w.body_contacts(id).unwrap_or_default() {
+                let owned = w.shape_body(c.shape_a).is_ok_and(|a| a == id);
+                let sensor = w.is_sensor(c.shape_a).unwrap_or(true) || w.is_sensor(c.shape_b).unwrap_or(true);
+                if !owned || sensor {
+                    continue;
+                }
+                out.extend(
+                    c.manifold
+                        .points()
+                        .iter()
+                        .filter(|p| p.separation <= LINEAR_SLOP)
+                        .map(|p| ContactPoint { point: p.point, normal: c.manifold.normal }),
+                );
+            }
+        }
+        out
+    }
+
+    /// The trace line of the current step: `{"step": k, "time": t, "positions": [[x, y,
+    /// angle], ...]}`, every body in the scene's order, its position being the body origin
+    /// (m) and its angle in radians.
+    pub fn trace_line(&self) -> String {
+        let w = &self.built.world;
+        let positions: Vec<[f32; 3]> = self
+            .built
+            .bodies
+            .iter()
+            .map(|&id| {
+                let p = w.position(id).unwrap_or(Vec2::ZERO);
+                [p.x, p.y, w.angle(id).unwrap_or(0.0)]
+            })
+            .collect();
+        let line = TraceLine { step: self.steps(), time: self.time(), positions };
+        serde_json::to_string(&line).expect("trace lines always serialize")
+    }
+
+    /// The state of every body now, and the statistics of the steps so far.
+    pub fn summary(&self) -> Summary {
+        let w = &self.built.world;
+        let bodies = self
+            .built
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| {
+                let (p, v) = (w.position(id).unwrap_or(Vec2::ZERO), w.linear_velocity(id).unwrap_or(Vec2::ZERO));
+                BodySummary {
+                    name: self.names[i].clone(),
+                    body_type: self.types[i].name(),
+                    position: [p.x, p.y],
+                    angle: w.angle(id).unwrap_or(0.0),
+                    linear_velocity: [v.x, v.y],
+                    angular_velocity: w.angular_velocity(id).unwrap_or(0.0),
+                    awake: w.is_awake(id).unwrap_or(false),
+                }
+            })
+            .collect();
+        Summary {
+            scene: self.name.clone(),
+            steps: self.steps(),
+            time_step: self.time_step,
+            substeps: self.substeps,
+            simulated_time: self.time(),
+            bodies,
+            statistics: self.statistics(),
+        }
+    }
+
+    fn statistics(&self) -> Statistics {
+        let totals: Vec<f64> = self.profiles.iter().map(|p| p.total).collect();
+        let n = totals.len().max(1) as f64;
+        let mean = totals.iter().sum::<f64>() / n;
+        let worst = totals.iter().copied().fold(0.0, f64::max);
+        let touching_sum: u64 = self.touching.iter().map(|&c| u64::from(c)).sum();
+        Statistics {
+            steps_per_second: if mean > 0.0 { 1000.0 / mean } else { 0.0 },
+            mean_step_ms: mean,
+            worst_step_ms: worst,
+            mean_touching_contacts: touching_sum as f64 / n,
+            max_touching_contacts: self.touching.iter().copied().max().unwrap_or(0),
+            contact_pairs: self.built.world.contact_count() as u64,
+            awake_bodies: self.built.world.awake_body_count() as u64,
+            toi_calls: None,
+            impacts: None,
+        }
+    }
+}
+
+/// The reach of `parts` from `center` and their thinnest extent (m), at least the linear slop.
+fn body_size<'a>(parts: impl Iterator<Item = &'a Shape>, center: Vec2) -> BodySize {
+    let mut size = BodySize { reach: 0.0, min_extent: f32::MAX };
+    for part in parts {
+        let aabb: Aabb = part.aabb(Transform::IDENTITY);
+        let corners =
+            [aabb.lower, aabb.upper, Vec2::new(aabb.lower.x, aabb.upper.y), Vec2::new(aabb.upper.x, aabb.lower.y)];
+        size.reach = corners.iter().map(|&c| (c - center).length()).fold(size.reach, f32::max);
+        let extent = match part {
+            Shape::Circle(c) => c.radius(),
+            Shape::Capsule(c) => c.radius(),
+            Shape::Polygon(p) => {
+                let centroid = p.centroid();
+                let inner =
+                    p.vertices().iter().zip(p.normals()).map(|(&v, &n)| n.dot(v - centroid)).fold(f32::MAX, f32::min);
+                inner + p.radius()
+            }
+            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
+        };
+        size.min_extent = size.min_extent.min(extent);
+    }
+    size.min_extent = size.min_extent.max(LINEAR_SLOP);
+    size
+}
+
+#[derive(Serialize)]
+struct TraceLine {
+    step: u32,
+    time: f64,
+    positions: Vec<[f32; 3]>,
+}
+
+/// The end of a run: what `impact run --summary` writes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// The scene's name.
+    pub scene: String,
+    /// The steps taken.
+    pub steps: u32,
+    /// The duration of one step (s).
+    pub time_step: f32,
+    /// Solver sub-steps per step.
+    pub substeps: u32,
+    /// Steps times the time step (s).
+    pub simulated_time: f64,
+    /// Every body at the end, in the scene's order.
+    pub bodies: Vec<BodySummary>,
+    /// What the steps cost and found.
+    pub statistics: Statistics,
+}
+
+/// A body at the end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BodySummary {
+    /// Its name in the scene (may be empty).
+    pub name: String,
+    /// `static`, `kinematic` or `dynamic`.
+    #[serde(rename = "type")]
+    pub body_type: &'static str,
+    /// The body origin (m).
+    pub position: [f32; 2],
+    /// The angle (rad).
+    pub angle: f32,
+    /// The velocity of the center of mass (m/s).
+    pub linear_velocity: [f32; 2],
+    /// The angular velocity (rad/s).
+    pub angular_velocity: f32,
+    /// Whether it is awake (static bodies never are).
+    pub awake: bool,
+}
+
+/// What the steps of a run cost and found. Times are the world's own measure of its steps
+/// ([`impact2d::World::profile`], wall clock), without the cost of writing reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Statistics {
+    /// 1000 over the mean step time.
+    pub steps_per_second: f64,
+    /// The mean time of a step (ms).
+    pub mean_step_ms: f64,
+    /// The longest step (ms).
+    pub worst_step_ms: f64,
+    /// Touching solid contacts, averaged over the steps.
+    pub mean_touching_contacts: f64,
+    /// The most touching solid contacts after any step.
+    pub max_touching_contacts: u32,
+    /// Contacts (pairs of shapes whose fat AABBs overlap) at the end.
+    pub contact_pairs: u64,
+    /// Awake kinematic and dynamic bodies at the end.
+    pub awake_bodies: u64,
+    /// Time-of-impact queries of continuous collision; `null` until the world reports them.
+    pub toi_calls: Option<u64>,
+    /// Bodies continuous collision stopped at a time of impact; `null` until the world
+    /// reports them.
+    pub impacts: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::parse_scene;
+    use crate::scenes;
+
+    /// A box dropped onto the ground comes to rest on it and falls asleep.
+    #[test]
+    fn a_dropped_box_rests_on_the_ground_and_sleeps() {
+        let text = r#"{"name": "drop", "steps": 180, "bodies": [
+            {"name": "ground", "type": "static", "position": [0, 0], "shapes": [{"type": "box", "half_width": 10, "half_height": 0.5}]},
+            {"name": "box", "type": "dynamic", "position": [0, 3], "shapes": [{"type": "box", "half_width": 0.5, "half_height": 0.5}]}]}"#;
+        let scene = parse_scene(text).unwrap();
+        let mut run = Simulation::new(&scene).unwrap();
+        for _ in 0..180 {
+            run.step().unwrap();
+        }
+        let summary = run.summary();
+        assert_eq!((summary.steps, summary.simulated_time), (180, 180.0 * f64::from(1.0f32 / 60.0)));
+        let block = &summary.bodies[1];
+        // Its center 1 m above the ground's top at y = 0.5, within the linear slop.
+        assert!((block.position[1] - 1.0).abs() < LINEAR_SLOP, "{block:?}");
+        assert!(block.position[0].abs() < 1e-3 && block.angle.abs() < 1e-3, "{block:?}");
+        assert!(!block.awake, "{block:?}");
+        assert_eq!(run.poses()[1].state, BodyState::Asleep);
+        assert_eq!(summary.statistics.max_touching_contacts, 1);
+        assert!(summary.statistics.toi_calls.is_none());
+    }
+
+    /// The trace line and the summary say the same thing as the world.
+    #[test]
+    fn trace_and_summary_agree_with_the_world() {
+        let scene = scenes::find("spinning_triangle").unwrap().scene().validate().unwrap();
+        let mut run = Simulation::new(&scene).unwrap();
+        for _ in 0..20 {
+            run.step().unwrap();
+        }
+        let line: serde_json::Value = serde_json::from_str(&run.trace_line()).unwrap();
+        assert_eq!(line["step"], 20);
+        let summary = run.summary();
+        let w = &run.world().world;
+        for (i, &id) in run.world().bodies.iter().enumerate() {
+            let traced: Vec<f32> =
+                line["positions"][i].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
+            let p = w.position(id).unwrap();
+            assert_eq!(traced, [p.x, p.y, w.angle(id).unwrap()]);
+            assert_eq!(summary.bodies[i].position, [p.x, p.y]);
+        }
+    }
+
+    /// Bullets are bullets, a 150 m/s ball is fast, a resting ground is not awake.
+    #[test]
+    fn states_tell_fast_bodies_and_bullets() {
+        let scene = scenes::find("thin_plane").unwrap().scene().validate().unwrap();
+        let mut run = Simulation::new(&scene).unwrap();
+        run.step().unwrap();
+        let states: Vec<BodyState> = run.poses().iter().map(|p| p.state).collect();
+        assert_eq!(states, [BodyState::Asleep, BodyState::Fast]);
+
+        let scene = scenes::find("bullet_paper").unwrap().scene().validate().unwrap();
+        let mut run = Simulation::new(&scene).unwrap();
+        run.step().unwrap();
+        assert_eq!(run.poses()[3].state, BodyState::Bullet);
+    }
+
+    #[test]
+    fn contacts_are_touching_points_with_unit_normals() {
+        let scene = scenes::find("box_pile").unwrap().scene().validate().unwrap();
+        let mut run = Simulation::new(&scene).unwrap();
+        for _ in 0..240 {
+            run.step().unwrap();
+        }
+        let contacts = run.contacts();
+        // Forty boxes at rest touch at two points per contact, at least one contact each.
+        assert!(contacts.len() >= 80, "{}", contacts.len());
+        for c in &contacts {
+            assert!((c.normal.length() - 1.0).abs() < 1e-4, "{c:?}");
+        }
+    }
+}
