@@ -1,9 +1,13 @@
 //! `impact`, the command line of the impact physics library.
 //!
-//! `impact toi` answers time-of-impact queries in batch (see `docs/toi-format.md`); `impact
-//! list`, `impact export` and `impact check` show, write and check scene files (see
-//! `docs/scene-format.md`).
+//! `impact` alone runs the showcase and writes its replay; `impact run` runs a scene and
+//! writes what is asked (summary, trace, replay, PNG frames); `impact bench` times scenes;
+//! `impact list`, `impact export` and `impact check` show, write and check scene files (see
+//! `docs/scene-format.md`); `impact toi` answers time-of-impact queries in batch (see
+//! `docs/toi-format.md`).
 
+mod bench_command;
+mod run_command;
 mod scene_command;
 mod showcase;
 mod toi_batch;
@@ -14,16 +18,22 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// impact: 2D rigid-body collision where nothing tunnels
+/// impact: 2D rigid-body collision where nothing tunnels.
+///
+/// Without a command, runs the built-in showcase and writes its replay to showcase.html.
 #[derive(Debug, Parser)]
-#[command(name = "impact", version, arg_required_else_help = true)]
+#[command(name = "impact", version)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run a scene file or a built-in scene; write a summary, a trace, a replay, PNG frames
+    Run(run_command::RunArgs),
+    /// Time scenes headless (the benchmark scenes by default): ms per step and phase shares
+    Bench(bench_command::BenchArgs),
     /// Answer time-of-impact queries: one JSON object per line in, one per line out
     Toi(toi_command::ToiArgs),
     /// List the built-in scenes: name, family, description
@@ -37,10 +47,13 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
-        Command::Toi(args) => finish(toi_command::run(args), toi_command::CommandError::is_broken_pipe),
-        Command::List => finish(scene_command::list(), scene_command::FileError::is_broken_pipe),
-        Command::Export(args) => finish(scene_command::export(args), scene_command::FileError::is_broken_pipe),
-        Command::Check(args) => finish(scene_command::check(args), scene_command::FileError::is_broken_pipe),
+        None => finish(run_command::showcase(), run_command::RunError::is_broken_pipe),
+        Some(Command::Run(args)) => finish(run_command::run(args), run_command::RunError::is_broken_pipe),
+        Some(Command::Bench(args)) => finish(bench_command::bench(args), run_command::RunError::is_broken_pipe),
+        Some(Command::Toi(args)) => finish(toi_command::run(args), toi_command::CommandError::is_broken_pipe),
+        Some(Command::List) => finish(scene_command::list(), scene_command::FileError::is_broken_pipe),
+        Some(Command::Export(args)) => finish(scene_command::export(args), scene_command::FileError::is_broken_pipe),
+        Some(Command::Check(args)) => finish(scene_command::check(args), scene_command::FileError::is_broken_pipe),
     }
 }
 

@@ -1,14 +1,15 @@
 //! PNG frames of a [`Replay`], drawn with tiny-skia the way the HTML player draws them: the
 //! same colors ([`PALETTE`]), the same sizes in pixels ([`STYLE`]), the same view (the
-//! replay's [`Replay::view_bounds`] fitted to the image), static bodies under moving ones.
+//! replay's [`Replay::view_bounds`] fitted to the image), static bodies under moving ones,
+//! contact points, normals and time-of-impact events over them.
 
 use std::path::Path;
 
-use impact2d::{Shape, Transform as Pose, Vec2};
+use impact2d::{Aabb, Shape, Transform as Pose, Vec2};
 use thiserror::Error;
 use tiny_skia::{Color, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
-use crate::replay::{BodyState, PALETTE, Replay, STYLE};
+use crate::replay::{BodyState, Frame, PALETTE, Replay, ReplayBody, STYLE};
 use crate::scene::BodyType;
 
 /// What to draw over the bodies.
@@ -58,7 +59,8 @@ pub enum RenderError {
     },
 }
 
-/// Draws frame `frame` of `replay` on a `width` by `height` pixel image.
+/// Draws frame `frame` of `replay` on a `width` by `height` pixel image, fitting the
+/// replay's [`Replay::view_bounds`].
 ///
 /// Errors: [`RenderError::NoFrame`], [`RenderError::Size`].
 pub fn render_frame(
@@ -70,11 +72,26 @@ pub fn render_frame(
 ) -> Result<Pixmap, RenderError> {
     let count = replay.frames().len();
     let f = replay.frames().get(frame).ok_or(RenderError::NoFrame { frame, count })?;
+    render(replay.bodies(), f, replay.view_bounds(), width, height, layers)
+}
+
+/// Draws `frame` of `bodies` on a `width` by `height` pixel image, fitting `bounds` (m) to
+/// it (centered, the same scale on both axes).
+///
+/// Errors: [`RenderError::Size`].
+pub fn render(
+    bodies: &[ReplayBody],
+    f: &Frame,
+    bounds: Aabb,
+    width: u32,
+    height: u32,
+    layers: Layers,
+) -> Result<Pixmap, RenderError> {
     let mut pixmap = Pixmap::new(width, height).ok_or(RenderError::Size { width, height })?;
     pixmap.fill(color(PALETTE.background, 1.0));
-    let mut canvas = Canvas { pixmap: &mut pixmap, view: View::fit(replay, width, height) };
+    let mut canvas = Canvas { pixmap: &mut pixmap, view: View::fit(bounds, width, height) };
     for statics in [true, false] {
-        for (body, pose) in replay.bodies().iter().zip(&f.poses) {
+        for (body, pose) in bodies.iter().zip(&f.poses) {
             if (body.body_type == BodyType::Static) != statics {
                 continue;
             }
@@ -113,18 +130,10 @@ pub fn render_frame(
     Ok(pixmap)
 }
 
-/// Draws frame `frame` of `replay` and writes it to `path` as a PNG.
+/// Writes `pixmap` to `path` as a PNG.
 ///
-/// Errors: those of [`render_frame`], and [`RenderError::Write`].
-pub fn write_png(
-    replay: &Replay,
-    frame: usize,
-    path: &Path,
-    width: u32,
-    height: u32,
-    layers: Layers,
-) -> Result<(), RenderError> {
-    let pixmap = render_frame(replay, frame, width, height, layers)?;
+/// Errors: [`RenderError::Write`].
+pub fn write_png(pixmap: &Pixmap, path: &Path) -> Result<(), RenderError> {
     pixmap.save_png(path).map_err(|e| RenderError::Write { path: path.display().to_string(), message: e.to_string() })
 }
 
@@ -137,9 +146,8 @@ struct View {
 }
 
 impl View {
-    /// The replay's view bounds fitted to the image, as the player fits them.
-    fn fit(replay: &Replay, width: u32, height: u32) -> View {
-        let bounds = replay.view_bounds();
+    /// `bounds` fitted to the image, as the player fits them.
+    fn fit(bounds: Aabb, width: u32, height: u32) -> View {
         let size = bounds.upper - bounds.lower;
         let scale = (width as f32 / size.x).min(height as f32 / size.y);
         View { center: bounds.center(), scale, half_size: Vec2::new(width as f32, height as f32) / 2.0 }
@@ -304,7 +312,7 @@ mod tests {
         let mut replay = Replay::new(&scene);
         replay.push_frame(0.0, &BodyPose::initial(&scene), &[], &[]).unwrap();
         let image = render_frame(&replay, 0, 400, 300, Layers::default()).unwrap();
-        let view = View::fit(&replay, 400, 300);
+        let view = View::fit(replay.view_bounds(), 400, 300);
         let at = |x: f32, y: f32| {
             let p = view.to_screen(Vec2::new(x, y));
             pixel(&image, p.x as u32, p.y as u32)

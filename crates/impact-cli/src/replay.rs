@@ -342,25 +342,11 @@ impl Replay {
         &self.frames
     }
 
-    /// The region a view fits to: every shape in every frame, with a 5 % margin on each side
-    /// (at least 1 m across). A replay without frames gives a 20 m square about the origin.
+    /// The region a view fits to: the scene as its first frame shows it ([`frame_bounds`]).
+    /// Bodies that fly far away later do not shrink the scene to a dot; the player zooms out
+    /// to follow them. A replay without frames gives a 20 m square about the origin.
     pub fn view_bounds(&self) -> Aabb {
-        let mut bounds: Option<Aabb> = None;
-        for frame in &self.frames {
-            for (body, pose) in self.bodies.iter().zip(&frame.poses) {
-                let xf = Transform::new(pose.position, pose.angle);
-                for part in body.shapes.iter().flat_map(|s| &s.parts) {
-                    let aabb = part.aabb(xf);
-                    bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
-                }
-            }
-        }
-        let Some(bounds) = bounds else {
-            return Aabb::new(Vec2::splat(-10.0), Vec2::splat(10.0));
-        };
-        let extents = bounds.extents().max(Vec2::splat(0.5));
-        let half = extents + FIT_MARGIN * 2.0 * extents.max_element();
-        Aabb::new(bounds.center() - half, bounds.center() + half)
+        self.frames.first().map_or(Aabb::new(Vec2::splat(-10.0), Vec2::splat(10.0)), |f| frame_bounds(&self.bodies, f))
     }
 
     /// The player: one self-contained HTML page with the trace embedded.
@@ -393,6 +379,25 @@ impl Replay {
             frames: self.frames.iter().map(TraceFrame::of).collect(),
         }
     }
+}
+
+/// Every shape of `bodies` at the poses of `frame`, with a 5 % margin on each side (at least
+/// 1 m across): what a view of the frame fits to.
+pub fn frame_bounds(bodies: &[ReplayBody], frame: &Frame) -> Aabb {
+    let mut bounds: Option<Aabb> = None;
+    for (body, pose) in bodies.iter().zip(&frame.poses) {
+        let xf = Transform::new(pose.position, pose.angle);
+        for part in body.shapes.iter().flat_map(|s| &s.parts) {
+            let aabb = part.aabb(xf);
+            bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
+        }
+    }
+    let Some(bounds) = bounds else {
+        return Aabb::new(Vec2::splat(-10.0), Vec2::splat(10.0));
+    };
+    let extents = bounds.extents().max(Vec2::splat(0.5));
+    let half = extents + FIT_MARGIN * 2.0 * extents.max_element();
+    Aabb::new(bounds.center() - half, bounds.center() + half)
 }
 
 /// `text` safe inside HTML elements.

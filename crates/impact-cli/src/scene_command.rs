@@ -7,11 +7,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use impact_cli::scene::{BodyType, SceneError, ValidScene, parse_scene, utf8_error_pos};
-use impact_cli::scenes;
+use impact_cli::{scenes, simulation};
 use thiserror::Error;
 
 /// The exit code of a scene file that does not pass, or of an unknown scene name.
-const EXIT_INVALID: u8 = 2;
+pub const EXIT_INVALID: u8 = 2;
 
 /// The arguments of `impact export`.
 #[derive(Debug, Args)]
@@ -112,7 +112,7 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, FileError> {
 }
 
 /// Reads a scene file's bytes: UTF-8 text, then [`parse_scene`].
-fn load(bytes: &[u8]) -> Result<ValidScene, SceneError> {
+pub fn load(bytes: &[u8]) -> Result<ValidScene, SceneError> {
     let text = std::str::from_utf8(bytes).map_err(|error| SceneError {
         pos: utf8_error_pos(bytes, &error),
         path: String::new(),
@@ -122,7 +122,7 @@ fn load(bytes: &[u8]) -> Result<ValidScene, SceneError> {
 }
 
 /// The file's name for messages and its bytes; `-` is stdin.
-fn read_input(path: &Path) -> Result<(String, Vec<u8>), FileError> {
+pub fn read_input(path: &Path) -> Result<(String, Vec<u8>), FileError> {
     if path == Path::new("-") {
         let mut bytes = Vec::new();
         let name = "<stdin>".to_owned();
@@ -154,15 +154,9 @@ fn summary(valid: &ValidScene) -> String {
         plural(valid.shape_count(), "shape"),
         plural(scene.steps as usize, "step"),
         scene.time_step,
-        round_seconds(scene.steps as f64 * scene.time_step as f64),
+        simulation::round_seconds(scene.steps as f64 * scene.time_step as f64),
         plural(scene.substeps as usize, "substep"),
     )
-}
-
-/// Seconds to at most 3 decimals, without trailing zeros.
-fn round_seconds(seconds: f64) -> String {
-    let text = format!("{seconds:.3}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 fn write_stdout(bytes: &[u8]) -> Result<(), FileError> {

@@ -1,6 +1,6 @@
-//! The built-in scenes, one file per family: the seeds' scenarios ([`seeds`]), Box2D's
-//! continuous samples re-created ([`continuous`]), the benchmark scenes ([`benchmarks`]) and
-//! the showcase ([`showcase`]). `impact list` prints them and `impact export` writes one as a
+//! The built-in scenes, one file per family: the seeds' scenarios (`seeds.rs`), Box2D's
+//! continuous samples re-created (`continuous.rs`), the benchmark scenes (`benchmarks.rs`) and
+//! the showcase (`showcase.rs`). `impact list` prints them and `impact export` writes one as a
 //! scene file.
 
 mod benchmarks;
