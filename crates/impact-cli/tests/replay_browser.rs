@@ -1,0 +1,127 @@
+//! The replay player in a real browser: Debian's chromium, headless, loads a replay written by
+//! the library, and its screenshot must show the scene as the PNG renderer draws it.
+//!
+//! This test fails, rather than skips, when chromium is missing: `.ci/run` installs it
+//! (`apt-get install chromium`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use impact_cli::render::{Layers, render_frame};
+use impact_cli::replay::{PALETTE, Replay};
+use impact_cli::scenes;
+use impact_cli::simulation::Simulation;
+use tiny_skia::Pixmap;
+
+/// The browser window; the player's canvas is the window less its 40 px control bar.
+const WINDOW: (u32, u32) = (1000, 540);
+const BAR: u32 = 40;
+
+fn chromium() -> PathBuf {
+    for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
+        if Path::new(candidate).exists() {
+            return PathBuf::from(candidate);
+        }
+    }
+    panic!("chromium is needed for the replay browser test: apt-get install -y chromium (.ci/run installs it)");
+}
+
+/// A screenshot of `html` opened at `#frame=N`.
+fn screenshot(html: &Path, frame: usize, name: &str) -> Pixmap {
+    let dir = html.parent().unwrap();
+    let shot = dir.join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&shot);
+    let mut child = Command::new(chromium())
+        .args(["--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--force-device-scale-factor=1"])
+        .arg(format!("--user-data-dir={}", dir.join(format!("profile-{name}")).display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
+        .arg(format!("file://{}#frame={frame}", html.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(90) {
+            let _ = child.kill();
+            panic!("chromium took more than 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Pixmap::load_png(&shot).unwrap_or_else(|e| panic!("no screenshot from chromium at {}: {e}", shot.display()))
+}
+
+/// The pixels within a few levels of `hex` (`#rrggbb`) in rows `top..`.
+fn count(image: &Pixmap, hex: &str, top: u32) -> usize {
+    let c = |i: usize| i32::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap());
+    let (r, g, b) = (c(1), c(3), c(5));
+    let width = image.width() as usize;
+    image.pixels()[top as usize * width..]
+        .iter()
+        .filter(|p| {
+            (i32::from(p.red()) - r).abs() <= 3
+                && (i32::from(p.green()) - g).abs() <= 3
+                && (i32::from(p.blue()) - b).abs() <= 3
+        })
+        .count()
+}
+
+/// The box pile: forty 1 m boxes in the air at frame 0, in a pile on the ground at the end.
+fn box_pile_replay(dir: &Path) -> (PathBuf, Replay) {
+    let scene = scenes::find("box_pile").unwrap().scene().validate().unwrap();
+    let mut sim = Simulation::new(&scene).unwrap();
+    let mut replay = Replay::new(&scene);
+    replay.push_frame(0.0, &sim.poses(), &[], &[]).unwrap();
+    for _ in 0..90 {
+        sim.step().unwrap();
+        replay.push_frame(sim.time() as f32, &sim.poses(), &sim.contacts(), &[]).unwrap();
+    }
+    let path = dir.join("box_pile.html");
+    replay.write_html(&path).unwrap();
+    (path, replay)
+}
+
+#[test]
+fn chromium_draws_the_replay_as_the_png_renderer_does() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("replay_browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (html, replay) = box_pile_replay(&dir);
+    let last = replay.frames().len() - 1;
+    let canvas = (WINDOW.0, WINDOW.1 - BAR);
+
+    let start = screenshot(&html, 0, "start");
+    let end = screenshot(&html, last, "end");
+    assert_eq!((start.width(), start.height()), WINDOW);
+
+    for (frame, shot) in [(0, &start), (last, &end)] {
+        let reference = render_frame(&replay, frame, canvas.0, canvas.1, Layers::default()).unwrap();
+        let background = count(shot, PALETTE.background, BAR);
+        // The canvas is drawn: mostly background, as in the PNG.
+        assert!(background > (canvas.0 * canvas.1) as usize / 2, "frame {frame}: {background} background pixels");
+        for (what, hex) in [("static", PALETTE.static_body), ("awake", PALETTE.awake)] {
+            let (browser, png) = (count(shot, hex, BAR), count(&reference, hex, 0));
+            // A meaningful number of pixels, and the browser's count within 15 % of the
+            // renderer's (anti-aliasing differs at the edges).
+            assert!(png > 2000, "frame {frame}: only {png} {what} pixels in the PNG");
+            let ratio = browser as f64 / png as f64;
+            assert!(
+                (0.85..1.15).contains(&ratio),
+                "frame {frame}: {what} pixels {browser} in chromium, {png} in the PNG"
+            );
+        }
+    }
+    // The fragment picks the frame: the boxes have fallen between the two.
+    let top_half = |image: &Pixmap| {
+        let width = image.width() as usize;
+        let rows = (BAR + (image.height() - BAR) / 2) as usize;
+        let head = Pixmap::from_vec(
+            image.data()[..rows * width * 4].to_vec(),
+            tiny_skia::IntSize::from_wh(width as u32, rows as u32).unwrap(),
+        )
+        .unwrap();
+        count(&head, PALETTE.awake, BAR)
+    };
+    assert!(top_half(&start) > 2 * top_half(&end).max(1), "{} vs {}", top_half(&start), top_half(&end));
+}
