@@ -120,6 +120,9 @@ pub struct Frame {
     pub contacts: Vec<ContactPoint>,
     /// Time-of-impact events of the step that ended at this frame, if recorded.
     pub tois: Vec<ToiEvent>,
+    /// The frame had more contact points than the replay's budget
+    /// ([`Replay::set_contact_budget`]) and records none.
+    pub contacts_left_out: bool,
 }
 
 /// A body as a replay draws it.
@@ -238,9 +241,13 @@ pub const STYLE: Style = Style {
     sensor_alpha: 0.35,
 };
 
-/// The most body poses (bodies times frames) a replay embeds: some 4 MB of trace. Longer
+/// The most body poses (bodies times frames) a replay embeds: some 3 MB of trace. Longer
 /// runs of many bodies record every few steps instead ([`frame_stride`]).
-pub const POSE_BUDGET: usize = 150_000;
+pub const POSE_BUDGET: usize = 120_000;
+
+/// The most contact points a replay embeds over all its frames: some 2 MB of trace.
+/// Spread over the frames by [`Replay::set_contact_budget`].
+pub const CONTACT_BUDGET: usize = 60_000;
 
 /// Which steps a replay of `steps` steps of `bodies` bodies records: every `stride`-th (and
 /// the first and last), the smallest stride that keeps the poses within [`POSE_BUDGET`].
@@ -263,6 +270,7 @@ pub struct Replay {
     time_step: f32,
     bodies: Vec<ReplayBody>,
     frames: Vec<Frame>,
+    contact_budget: usize,
 }
 
 impl Replay {
@@ -285,11 +293,21 @@ impl Replay {
             time_step: s.time_step,
             bodies,
             frames: Vec::new(),
+            contact_budget: usize::MAX,
         }
     }
 
+    /// Frames pushed from now on record their contact points only when they have at most
+    /// `points` of them (none otherwise, marked [`Frame::contacts_left_out`]): a pile of
+    /// thousands of bodies would otherwise make a replay of hundreds of megabytes. No limit
+    /// by default; [`CONTACT_BUDGET`] over the expected frames keeps a replay small.
+    pub fn set_contact_budget(&mut self, points: usize) {
+        self.contact_budget = points;
+    }
+
     /// Adds a frame: the time (s), one pose per body in the scene's order, and the contact
-    /// points and time-of-impact events to show with it (either may be empty).
+    /// points and time-of-impact events to show with it (either may be empty; contacts are
+    /// left out beyond the budget of [`Replay::set_contact_budget`]).
     ///
     /// Errors: [`ReplayError::PoseCount`] unless there is one pose per body,
     /// [`ReplayError::NonFinite`] for a NaN or infinite value.
@@ -323,7 +341,15 @@ impl Replay {
                 return non_finite(format!("time-of-impact event {i}"));
             }
         }
-        self.frames.push(Frame { time, poses: poses.to_vec(), contacts: contacts.to_vec(), tois: tois.to_vec() });
+        let left_out = contacts.len() > self.contact_budget;
+        let contacts = if left_out { Vec::new() } else { contacts.to_vec() };
+        self.frames.push(Frame {
+            time,
+            poses: poses.to_vec(),
+            contacts,
+            tois: tois.to_vec(),
+            contacts_left_out: left_out,
+        });
         Ok(())
     }
 
@@ -509,6 +535,9 @@ struct TraceFrame {
     contacts: Vec<f32>,
     #[serde(rename = "i", skip_serializing_if = "Vec::is_empty")]
     tois: Vec<f32>,
+    /// 1 when the contacts were left out.
+    #[serde(rename = "x", skip_serializing_if = "is_false")]
+    contacts_left_out: bool,
 }
 
 impl TraceFrame {
@@ -530,6 +559,7 @@ impl TraceFrame {
             states: frame.poses.iter().map(|p| p.state.code()).collect(),
             contacts: flat(&mut frame.contacts.iter().map(|c| (c.point, c.normal))),
             tois: flat(&mut frame.tois.iter().map(|e| (e.point, e.normal))),
+            contacts_left_out: frame.contacts_left_out,
         }
     }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use impact_cli::build::BuildError;
 use impact_cli::render::{self, Layers, RenderError};
-use impact_cli::replay::{Frame, Replay, frame_bounds, frame_stride};
+use impact_cli::replay::{CONTACT_BUDGET, Frame, Replay, frame_bounds, frame_stride};
 use impact_cli::scene::ValidScene;
 use impact_cli::simulation::{Simulation, Summary};
 use impact_cli::{scenes, simulation};
@@ -196,7 +196,9 @@ impl Outputs {
         if let Some((_, dir)) = &every {
             fs::create_dir_all(dir).map_err(|source| FileError::Write { name: dir.display().to_string(), source })?;
         }
+        let stride = frame_stride(steps, scene.scene().bodies.len());
         let mut replay = Replay::new(scene);
+        replay.set_contact_budget(CONTACT_BUDGET / (steps / stride + 2) as usize);
         let first = frame_of(sim, args.replay.is_some());
         if args.replay.is_some() {
             replay.push_frame(0.0, &first.poses, &first.contacts, &first.tois).expect("world poses are finite");
@@ -208,7 +210,7 @@ impl Outputs {
             trace,
             replay,
             replay_path: args.replay.clone(),
-            stride: frame_stride(steps, scene.scene().bodies.len()),
+            stride,
             png: args.png.clone(),
             every,
             summary: args.summary.clone(),
@@ -310,6 +312,7 @@ fn frame_of(sim: &Simulation, contacts: bool) -> Frame {
         contacts: if contacts { sim.contacts() } else { Vec::new() },
         // The world does not report time-of-impact events yet.
         tois: Vec::new(),
+        contacts_left_out: false,
     }
 }
 

@@ -114,9 +114,26 @@ fn chain_points_come_back_from_the_links() {
 #[test]
 fn strides_keep_replays_within_the_budget() {
     assert_eq!(frame_stride(600, 26), 1);
+    assert_eq!(frame_stride(600, 5050), 28);
     for (steps, bodies) in [(600, 5050), (600, 22_000), (1, 1_000_000), (1000, 300)] {
         let stride = frame_stride(steps, bodies) as usize;
         let frames = (steps as usize).div_ceil(stride) + 1;
         assert!(frames * bodies <= POSE_BUDGET || frames <= 2, "{steps} steps, {bodies} bodies: stride {stride}");
     }
+}
+
+#[test]
+fn frames_over_the_contact_budget_leave_their_contacts_out() {
+    let (scene, mut replay) = replay_of(SCENE);
+    replay.set_contact_budget(2);
+    let poses = BodyPose::initial(&scene);
+    let c = ContactPoint { point: Vec2::ZERO, normal: Vec2::Y };
+    replay.push_frame(0.0, &poses, &[c, c], &[]).unwrap();
+    replay.push_frame(0.1, &poses, &[c, c, c], &[]).unwrap();
+    let frames = replay.frames();
+    assert_eq!((frames[0].contacts.len(), frames[0].contacts_left_out), (2, false));
+    assert_eq!((frames[1].contacts.len(), frames[1].contacts_left_out), (0, true));
+    let trace = embedded(&replay.to_html());
+    assert!(trace["frames"][0].get("x").is_none());
+    assert_eq!(trace["frames"][1]["x"], true);
 }
