@@ -9,7 +9,7 @@ use impact2d::{Aabb, Shape, Transform as Pose, Vec2};
 use thiserror::Error;
 use tiny_skia::{Color, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
-use crate::replay::{BodyState, Frame, PALETTE, Replay, ReplayBody, STYLE};
+use crate::replay::{BodyState, Frame, PALETTE, Replay, ReplayBody, STYLE, thickness};
 use crate::scene::BodyType;
 
 /// What to draw over the bodies.
@@ -169,20 +169,26 @@ impl Canvas<'_> {
     fn shape(&mut self, part: &Shape, xf: Pose, fill: &str, alpha: f32) {
         let s = self.view.scale;
         let view = self.view;
+        // Shapes too thin to show their fill are outlined in their own color.
+        let edge = if thickness(part) * s < STYLE.thin { fill } else { PALETTE.outline };
         let screen = |p: Vec2| view.to_screen(xf.apply(p));
         match part {
             Shape::Circle(c) => {
                 let center = screen(c.center());
-                self.disc(center, c.radius() * s + STYLE.outline, PALETTE.outline, alpha);
+                self.disc(center, c.radius() * s + STYLE.outline, edge, alpha);
                 self.disc(center, c.radius() * s, fill, alpha);
                 // The radius along the body's x axis shows how the circle turned.
-                let rim = screen(c.center() + Vec2::new(c.radius(), 0.0));
-                self.line(&[center, rim], false, STYLE.line, PALETTE.outline, alpha);
+                if edge == PALETTE.outline {
+                    let rim = screen(c.center() + Vec2::new(c.radius(), 0.0));
+                    self.line(&[center, rim], false, STYLE.line, PALETTE.outline, alpha);
+                }
             }
-            Shape::Capsule(c) => self.solid(&[screen(c.center1()), screen(c.center2())], c.radius() * s, fill, alpha),
+            Shape::Capsule(c) => {
+                self.solid(&[screen(c.center1()), screen(c.center2())], c.radius() * s, fill, edge, alpha)
+            }
             Shape::Polygon(p) => {
                 let points: Vec<Vec2> = p.vertices().iter().map(|&v| screen(v)).collect();
-                self.solid(&points, p.radius() * s, fill, alpha);
+                self.solid(&points, p.radius() * s, fill, edge, alpha);
             }
             Shape::Segment(g) => self.line(&[screen(g.point1()), screen(g.point2())], false, STYLE.line, fill, alpha),
             Shape::ChainSegment(c) => {
@@ -211,10 +217,10 @@ impl Canvas<'_> {
 
     /// The hull of `points` (a polygon, or a capsule's segment) grown by `radius` pixels,
     /// with an outline [`STYLE`]`.outline` pixels wide: a round stroke 2 (r + outline) wide
-    /// in the outline color under a stroke 2 r wide and the filled core.
-    fn solid(&mut self, points: &[Vec2], radius: f32, fill: &str, alpha: f32) {
+    /// in the `edge` color under a stroke 2 r wide and the filled core.
+    fn solid(&mut self, points: &[Vec2], radius: f32, fill: &str, edge: &str, alpha: f32) {
         let closed = points.len() > 2;
-        self.line(points, closed, 2.0 * (radius + STYLE.outline), PALETTE.outline, alpha);
+        self.line(points, closed, 2.0 * (radius + STYLE.outline), edge, alpha);
         if radius > 0.0 {
             self.line(points, closed, 2.0 * radius, fill, alpha);
         }

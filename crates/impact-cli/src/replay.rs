@@ -227,6 +227,9 @@ pub struct Style {
     pub toi_radius: f32,
     /// The opacity of sensors.
     pub sensor_alpha: f32,
+    /// Solids thinner than this on screen are outlined in their own color rather than the
+    /// outline color, so that a thin blade or a small bullet still shows its state.
+    pub thin: f32,
 }
 
 /// The sizes.
@@ -239,6 +242,7 @@ pub const STYLE: Style = Style {
     normal_length: 16.0,
     toi_radius: 6.0,
     sensor_alpha: 0.35,
+    thin: 4.0,
 };
 
 /// The most body poses (bodies times frames) a replay embeds: some 3 MB of trace. Longer
@@ -481,6 +485,9 @@ struct TraceShape {
     /// chain: whether it closes.
     #[serde(rename = "loop", skip_serializing_if = "is_false")]
     is_loop: bool,
+    /// circle, capsule, polygon: [`thickness`].
+    #[serde(skip_serializing_if = "is_zero")]
+    thickness: f32,
     #[serde(skip_serializing_if = "is_false")]
     sensor: bool,
 }
@@ -498,7 +505,32 @@ impl TraceShape {
                 ("chain", points.into_iter().map(xy).collect(), 0.0, is_loop)
             }
         };
-        TraceShape { kind, points, radius, is_loop, sensor: shape.sensor }
+        let thickness = shape.parts.first().map_or(0.0, thickness);
+        TraceShape { kind, points, radius, is_loop, thickness, sensor: shape.sensor }
+    }
+}
+
+/// How thick a solid shape is at its thinnest (m): twice the distance from the average of its
+/// vertices (a circle's center, a capsule's segment) to its nearest side, plus twice its
+/// radius. Zero for segments and chain links. The player and the PNG renderer use it to tell
+/// shapes too thin to show their fill ([`Style::thin`]).
+pub fn thickness(shape: &Shape) -> f32 {
+    match shape {
+        Shape::Circle(c) => 2.0 * c.radius(),
+        Shape::Capsule(c) => 2.0 * c.radius(),
+        Shape::Polygon(p) => {
+            let vertices = p.vertices();
+            let center = vertices.iter().copied().sum::<Vec2>() / vertices.len() as f32;
+            let inner = (0..vertices.len())
+                .map(|i| {
+                    let (a, b) = (vertices[i], vertices[(i + 1) % vertices.len()]);
+                    let edge = (b - a).normalize_or_zero();
+                    Vec2::new(edge.y, -edge.x).dot(a - center)
+                })
+                .fold(f32::MAX, f32::min);
+            2.0 * (inner.max(0.0) + p.radius())
+        }
+        Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
     }
 }
 

@@ -278,3 +278,30 @@ fn bench_prints_a_line_per_scene() {
     let output = impact_in(&dir, &["bench", "nope"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// The JSON examples of docs/scene-format.md.
+fn documented_scenes() -> Vec<String> {
+    let doc = include_str!("../../../docs/scene-format.md");
+    doc.split("```json\n").skip(1).map(|block| block[..block.find("```").unwrap()].to_owned()).collect()
+}
+
+/// The examples of docs/scene-format.md read as documented: the full and the short form of
+/// the first are the same scene, and the tumbling shapes stay inside their chain box.
+#[test]
+fn documented_examples_read_and_run() {
+    let examples = documented_scenes();
+    assert_eq!(examples.len(), 3);
+    let scenes: Vec<_> = examples.iter().map(|text| parse_scene(text).unwrap()).collect();
+    assert!(scenes[0].scene() == scenes[1].scene(), "{:?}\n{:?}", scenes[0].scene(), scenes[1].scene());
+
+    let dir = scratch_dir("documented");
+    std::fs::write(dir.join("tumble.json"), &examples[2]).unwrap();
+    let output = impact_in(&dir, &["run", "tumble.json", "--summary", "s.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let summary = read_json(&dir.join("s.json"));
+    assert_eq!(summary["steps"], 300);
+    for body in summary["bodies"].as_array().unwrap().iter().filter(|b| b["type"] == "dynamic") {
+        let (x, y) = (body["position"][0].as_f64().unwrap(), body["position"][1].as_f64().unwrap());
+        assert!(x.abs() < 5.0 && (0.0..10.0).contains(&y), "{body}");
+    }
+}

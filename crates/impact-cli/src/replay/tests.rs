@@ -137,3 +137,16 @@ fn frames_over_the_contact_budget_leave_their_contacts_out() {
     assert!(trace["frames"][0].get("x").is_none());
     assert_eq!(trace["frames"][1]["x"], true);
 }
+
+#[test]
+fn thickness_is_the_width_at_the_thinnest() {
+    use impact2d::{Capsule, Circle, Polygon, Segment, make_offset_rounded_box};
+    let plank = make_offset_rounded_box(1.5, 0.01, Vec2::new(3.0, 1.0), 0.7, 0.0).unwrap();
+    assert!((thickness(&Shape::Polygon(plank)) - 0.02).abs() < 1e-5);
+    let rounded =
+        Polygon::new(&[Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(0.0, 2.0), Vec2::new(2.0, 2.0)], 0.1).unwrap();
+    assert!((thickness(&Shape::Polygon(rounded)) - 2.2).abs() < 1e-5);
+    assert_eq!(thickness(&Shape::Circle(Circle::new(Vec2::ONE, 0.25).unwrap())), 0.5);
+    assert_eq!(thickness(&Shape::Capsule(Capsule::new(Vec2::ZERO, Vec2::X, 0.1).unwrap())), 0.2);
+    assert_eq!(thickness(&Shape::Segment(Segment::new(Vec2::ZERO, Vec2::X).unwrap())), 0.0);
+}
