@@ -2,13 +2,14 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::Args;
 use impact_cli::scenes;
 use impact_cli::simulation::Simulation;
 use impact2d::StepProfile;
 
-use crate::run_command::{RunError, resolve};
+use crate::run_command::{Progress, RunError, resolve};
 use crate::scene_command::{EXIT_INVALID, FileError};
 
 /// The arguments of `impact bench`.
@@ -100,9 +101,12 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode, RunError> {
             }
         };
         let steps = args.steps.unwrap_or(scene.scene().steps);
+        let (progress, started) = (Progress::new(u64::from(steps)), Instant::now());
         for step in 1..=steps {
             sim.step().map_err(|source| RunError::Step { step, source })?;
+            progress.advance(started);
         }
+        progress.finish();
         let c = Costs::of(sim.profiles());
         let pct = |x: f64| format!("{:.1}%", 100.0 * x);
         write(format!(

@@ -6,15 +6,21 @@
 //! the bodies fills it frame by frame:
 //!
 //! ```
-//! use impact_cli::replay::{BodyPose, Replay};
+//! use impact_cli::replay::Replay;
 //! use impact_cli::scenes;
+//! use impact_cli::simulation::Simulation;
 //!
-//! let scene = scenes::find("thin_plane").unwrap().scene().validate().unwrap();
+//! let scene = scenes::find("box_pile").unwrap().scene().validate().unwrap();
+//! let mut run = Simulation::new(&scene).unwrap();
 //! let mut replay = Replay::new(&scene);
-//! let poses = BodyPose::initial(&scene); // a world would report its bodies here
-//! replay.push_frame(0.0, &poses, &[], &[]).unwrap();
-//! let html = replay.to_html(); // or write_html(path); render::write_png for PNG frames
-//! assert!(html.contains("thin_plane"));
+//! replay.push_frame(0.0, &run.poses(), &[], &[]).unwrap();
+//! for _ in 0..10 {
+//!     run.step().unwrap();
+//!     replay.push_frame(run.time() as f32, &run.poses(), &run.contacts(), &[]).unwrap();
+//! }
+//! assert_eq!(replay.frames().len(), 11);
+//! let html = replay.to_html(); // or write_html(path); render::render_frame draws PNG frames
+//! assert!(html.contains("box_pile"));
 //! ```
 //!
 //! The player ([`Replay::to_html`]) is one HTML file with the trace embedded as JSON and one

@@ -318,28 +318,31 @@ fn frame_of(sim: &Simulation, contacts: bool) -> Frame {
 
 /// A progress bar on stderr, shown only on a terminal and only once a run has taken more
 /// than a second.
-struct Progress {
+pub struct Progress {
     bar: ProgressBar,
     terminal: bool,
 }
 
 impl Progress {
-    fn new(steps: u64) -> Progress {
+    /// A hidden bar for `steps` steps.
+    pub fn new(steps: u64) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::hidden());
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, {eta} left") {
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} steps ({eta} left)") {
             bar.set_style(style);
         }
         Progress { bar, terminal: io::stderr().is_terminal() }
     }
 
-    fn advance(&self, started: Instant) {
+    /// One more step; the bar appears on a terminal once `started` is a second ago.
+    pub fn advance(&self, started: Instant) {
         self.bar.inc(1);
         if self.terminal && self.bar.is_hidden() && started.elapsed() > Duration::from_secs(1) {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     }
 
-    fn finish(&self) {
+    /// Clears the bar.
+    pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
 }
