@@ -27,17 +27,25 @@ fn chromium() -> PathBuf {
     panic!("chromium is needed for the replay browser test: apt-get install -y chromium (.ci/run installs it)");
 }
 
-/// A screenshot of `html` opened at `#frame=N`.
-fn screenshot(html: &Path, frame: usize, name: &str) -> Pixmap {
+/// A screenshot of `html` opened at `#frame=N`, or without a fragment (playing from the start)
+/// after `play_ms` of the browser's virtual time.
+fn screenshot(html: &Path, frame: Option<usize>, play_ms: u32, name: &str) -> Pixmap {
     let dir = html.parent().unwrap();
     let shot = dir.join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
-    let mut child = Command::new(chromium())
+    let mut command = Command::new(chromium());
+    if play_ms > 0 {
+        command.arg(format!("--virtual-time-budget={play_ms}"));
+    }
+    let mut child = command
         .args(["--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--force-device-scale-factor=1"])
         .arg(format!("--user-data-dir={}", dir.join(format!("profile-{name}")).display()))
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
-        .arg(format!("file://{}#frame={frame}", html.display()))
+        .arg(match frame {
+            Some(frame) => format!("file://{}#frame={frame}", html.display()),
+            None => format!("file://{}", html.display()),
+        })
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -91,8 +99,8 @@ fn chromium_draws_the_replay_as_the_png_renderer_does() {
     let last = replay.frames().len() - 1;
     let canvas = (WINDOW.0, WINDOW.1 - BAR);
 
-    let start = screenshot(&html, 0, "start");
-    let end = screenshot(&html, last, "end");
+    let start = screenshot(&html, Some(0), 0, "start");
+    let end = screenshot(&html, Some(last), 0, "end");
     assert_eq!((start.width(), start.height()), WINDOW);
 
     for (frame, shot) in [(0, &start), (last, &end)] {
@@ -124,4 +132,11 @@ fn chromium_draws_the_replay_as_the_png_renderer_does() {
         count(&head, PALETTE.awake, BAR)
     };
     assert!(top_half(&start) > 2 * top_half(&end).max(1), "{} vs {}", top_half(&start), top_half(&end));
+
+    // Without a fragment the player plays: after some virtual time the boxes have moved.
+    let playing = screenshot(&html, None, 3000, "playing");
+    let canvas_bytes = |image: &Pixmap| image.data()[(BAR * image.width() * 4) as usize..].to_vec();
+    let (a, b) = (canvas_bytes(&start), canvas_bytes(&playing));
+    let moved = a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p != q).count();
+    assert!(moved > 1000, "only {moved} pixels changed while playing");
 }
