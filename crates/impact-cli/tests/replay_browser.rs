@@ -18,10 +18,15 @@ use tiny_skia::Pixmap;
 const WINDOW: (u32, u32) = (1000, 540);
 const BAR: u32 = 40;
 
+/// Debian's chromium: `/usr/bin/chromium`, or `chromium` or `chromium-browser` on the PATH.
 fn chromium() -> PathBuf {
-    for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
-        if Path::new(candidate).exists() {
-            return PathBuf::from(candidate);
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::iter::once(PathBuf::from("/usr/bin")).chain(std::env::split_paths(&path));
+    for dir in dirs {
+        for name in ["chromium", "chromium-browser"] {
+            if dir.join(name).is_file() {
+                return dir.join(name);
+            }
         }
     }
     panic!("chromium is needed for the replay browser test: apt-get install -y chromium (.ci/run installs it)");
