@@ -202,6 +202,11 @@ fn malformed_files_are_located_and_named() {
         // Values out of range.
         (broken(r#""time_step": 0.02"#, r#""time_step": 0"#), "1:28: time_step: must be positive, got 0"),
         (broken(r#""substeps": 4"#, r#""substeps": 0"#), "1:46: substeps: must be at least 1, got 0"),
+        (broken(r#""substeps": 4"#, r#""substeps": 257"#), "1:46: substeps: must be at most 256, got 257"),
+        (
+            broken(r#""position": [0, 10],"#, r#""position": [0, 10], "angle": 2e6,"#),
+            "5:53: bodies[1].angle: 2000000 is beyond the supported 1e6 rad",
+        ),
         (broken(r#""steps": 10"#, r#""steps": 0"#), "1:58: steps: must be at least 1, got 0"),
         (
             broken(r#""position": [0, 0],"#, r#""position": [0, 0], "angular_velocity": 1,"#),
