@@ -372,6 +372,9 @@ fn print_summary(summary: &Summary, wall: Duration, written: &[String]) -> io::R
         s.mean_touching_contacts,
         s.max_touching_contacts
     )?;
+    if s.outside_start_bounds > 0 {
+        writeln!(out, "  {} dynamic bodies ended outside the box the scene started in", s.outside_start_bounds)?;
+    }
     for line in written {
         writeln!(out, "  {line}")?;
     }

@@ -41,6 +41,8 @@ pub struct Simulation {
     built: SceneWorld,
     profiles: Vec<StepProfile>,
     touching: Vec<u32>,
+    /// The box around every shape as the scene starts (m).
+    start_bounds: Option<Aabb>,
 }
 
 /// How big a body is, for telling fast bodies: the reach of its shapes from its center of
@@ -67,6 +69,13 @@ impl Simulation {
                 body_size(body.shapes().flat_map(|s| s.parts), center)
             })
             .collect();
+        let start_bounds = built
+            .shapes
+            .iter()
+            .flatten()
+            .flatten()
+            .filter_map(|&id| built.world.shape_aabb(id).ok())
+            .reduce(|a, b| a.union(&b));
         Ok(Simulation {
             name: s.name.clone(),
             time_step: s.time_step,
@@ -78,6 +87,7 @@ impl Simulation {
             built,
             profiles: Vec::new(),
             touching: Vec::new(),
+            start_bounds,
         })
     }
 
@@ -232,9 +242,22 @@ impl Simulation {
             max_touching_contacts: self.touching.iter().copied().max().unwrap_or(0),
             contact_pairs: self.built.world.contact_count() as u64,
             awake_bodies: self.built.world.awake_body_count() as u64,
+            outside_start_bounds: self.outside_start_bounds(),
             toi_calls: None,
             impacts: None,
         }
+    }
+}
+
+impl Simulation {
+    /// The dynamic bodies whose origin is outside the box around every shape at the start.
+    fn outside_start_bounds(&self) -> u64 {
+        let Some(bounds) = self.start_bounds else { return 0 };
+        let w = &self.built.world;
+        let outside = |(i, &id): (usize, &impact2d::BodyId)| {
+            self.types[i] == BodyType::Dynamic && w.position(id).is_ok_and(|p| !bounds.contains_point(p))
+        };
+        self.built.bodies.iter().enumerate().filter(|&b| outside(b)).count() as u64
     }
 }
 
@@ -333,6 +356,9 @@ pub struct Statistics {
     pub contact_pairs: u64,
     /// Awake kinematic and dynamic bodies at the end.
     pub awake_bodies: u64,
+    /// Dynamic bodies whose origin ended outside the box around every shape at the start: in
+    /// a closed scene such as the showcase, the bodies that passed through its walls.
+    pub outside_start_bounds: u64,
     /// Time-of-impact queries of continuous collision; `null` until the world reports them.
     pub toi_calls: Option<u64>,
     /// Bodies continuous collision stopped at a time of impact; `null` until the world
@@ -366,6 +392,7 @@ mod tests {
         assert!(!block.awake, "{block:?}");
         assert_eq!(run.poses()[1].state, BodyState::Asleep);
         assert_eq!(summary.statistics.max_touching_contacts, 1);
+        assert_eq!(summary.statistics.outside_start_bounds, 0);
         assert!(summary.statistics.toi_calls.is_none());
     }
 

@@ -113,6 +113,8 @@ fn summary_and_trace_agree_with_each_other_and_with_the_world() {
     assert!(stats["mean_step_ms"].as_f64().unwrap() > 0.0);
     assert!(stats["worst_step_ms"].as_f64().unwrap() >= stats["mean_step_ms"].as_f64().unwrap());
     assert_eq!(stats["max_touching_contacts"], 0);
+    // The ball started inside the box of the scene's shapes (x up to 1.25 m) and ended at x = 4.
+    assert_eq!(stats["outside_start_bounds"], 1);
     // The world does not report continuous collision yet: absent, not zero.
     assert!(stats["toi_calls"].is_null() && stats["impacts"].is_null());
 
