@@ -199,3 +199,30 @@ fn a_body_that_may_not_sleep_keeps_its_island_awake() {
     run(&mut world, 120);
     assert_eq!(world.awake_body_count(), 3);
 }
+
+#[test]
+fn a_body_made_asleep_stays_asleep_with_its_shapes_until_touched() {
+    let mut world = world();
+    ground(&mut world);
+    // Made asleep in mid air: it hangs there, not solved, until something touches it.
+    let sleeper = world.create_body(&BodyDef { awake: false, ..BodyDef::dynamic(Vec2::new(0.0, 3.0)) }).unwrap();
+    world.create_shape(sleeper, &ShapeDef::default(), &boxed(0.5, 0.5)).unwrap();
+    assert!(!world.is_awake(sleeper).unwrap(), "attaching a shape does not wake it");
+    assert_eq!(world.awake_body_count(), 0);
+    run(&mut world, 60);
+    assert_eq!(world.position(sleeper).unwrap(), Vec2::new(0.0, 3.0));
+    // A ball dropped from above lands on it and wakes it; both fall to the ground.
+    let ball = dynamic(&mut world, Vec2::new(0.0, 5.0), &circle(0.3), &ShapeDef::default());
+    let mut woke = None;
+    for step in 0..120 {
+        world.step(DT, SUBSTEPS).unwrap();
+        if woke.is_none() && world.is_awake(sleeper).unwrap() {
+            woke = Some(step);
+        }
+    }
+    // The ball's bottom falls 1.2 m to the box's top: 0.49 s, about 30 steps.
+    let step = woke.expect("the ball woke the box");
+    assert!((26..=32).contains(&step), "woke at step {step}");
+    assert!((world.position(sleeper).unwrap().y - 0.5).abs() < 0.02, "the box fell to the ground");
+    assert!(world.position(ball).unwrap().y > 1.0);
+}

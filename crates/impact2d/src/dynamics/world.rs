@@ -629,8 +629,8 @@ impl World {
     // ---- shapes ----
 
     /// Attaches a shape (in body coordinates) to a body. A dynamic body's mass, center of mass
-    /// and rotational inertia are recomputed from all its shapes; the body wakes. The shape
-    /// starts colliding at the next step.
+    /// and rotational inertia are recomputed from all its shapes. The shape starts colliding
+    /// at the next step; a sleeping body stays asleep until something wakes it.
     ///
     /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] for a negative or
     /// non-finite density, friction or restitution, or a mass that overflows f32;
@@ -675,7 +675,8 @@ impl World {
             self.static_dirty = true;
         }
         self.update_mass(body_index);
-        self.wake_body_index(body_index);
+        // A sleeping body stays asleep (so that scenes can be made asleep, as
+        // `BodyDef::awake` says): an awake body that reaches the new shape wakes it.
         Ok(ShapeId::new(index, generation))
     }
 
