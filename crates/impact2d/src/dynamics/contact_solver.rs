@@ -181,40 +181,90 @@ struct WideBody {
     vx: Vec4,
     vy: Vec4,
     w: Vec4,
+    /// Carried through unchanged, so that `scatter` writes whole rows.
+    angle_delta: Vec4,
     dpx: Vec4,
     dpy: Vec4,
     qc: Vec4,
     qs: Vec4,
 }
 
+/// Transposes four rows of four floats into four columns (exact moves: no rounding).
 #[inline(always)]
-fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
-    let s = [
-        &states[index[0] as usize],
-        &states[index[1] as usize],
-        &states[index[2] as usize],
-        &states[index[3] as usize],
-    ];
-    WideBody {
-        vx: Vec4::new(s[0].v.x, s[1].v.x, s[2].v.x, s[3].v.x),
-        vy: Vec4::new(s[0].v.y, s[1].v.y, s[2].v.y, s[3].v.y),
-        w: Vec4::new(s[0].w, s[1].w, s[2].w, s[3].w),
-        dpx: Vec4::new(s[0].dp.x, s[1].dp.x, s[2].dp.x, s[3].dp.x),
-        dpy: Vec4::new(s[0].dp.y, s[1].dp.y, s[2].dp.y, s[3].dp.y),
-        qc: Vec4::new(s[0].dq.c, s[1].dq.c, s[2].dq.c, s[3].dq.c),
-        qs: Vec4::new(s[0].dq.s, s[1].dq.s, s[2].dq.s, s[3].dq.s),
+fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_movehl_ps, _mm_movelh_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
+        let [r0, r1, r2, r3] = r.map(__m128::from);
+        // SAFETY: SSE is part of every x86-64 target; these are register shuffles only.
+        let columns = unsafe {
+            let (t0, t1) = (_mm_unpacklo_ps(r0, r1), _mm_unpacklo_ps(r2, r3));
+            let (t2, t3) = (_mm_unpackhi_ps(r0, r1), _mm_unpackhi_ps(r2, r3));
+            [_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3), _mm_movehl_ps(t3, t2)]
+        };
+        columns.map(Vec4::from)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let a = r.map(Vec4::to_array);
+        [0, 1, 2, 3].map(|c| Vec4::new(a[0][c], a[1][c], a[2][c], a[3][c]))
     }
 }
 
-/// Writes the velocities back. Lanes of static bodies and empty lanes write the still state's
-/// zero velocity back unchanged (their masses are zero), so no lane needs a test.
+/// The two halves of a body state as rows: velocity (v, w, angle delta) and motion (dp, dq).
+#[inline(always)]
+fn rows(s: &BodyState) -> (Vec4, Vec4) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_load_ps;
+        let p = (s as *const BodyState).cast::<f32>();
+        // SAFETY: `BodyState` is `repr(C)`, 32-byte aligned, and made of eight f32 (its `Vec2`
+        // and `Rot` fields are `repr(C)` pairs), so both aligned 16-byte loads stay inside it.
+        unsafe { (Vec4::from(_mm_load_ps(p)), Vec4::from(_mm_load_ps(p.add(4)))) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (Vec4::new(s.v.x, s.v.y, s.w, s.angle_delta), Vec4::new(s.dp.x, s.dp.y, s.dq.c, s.dq.s))
+    }
+}
+
+/// Writes a state's first half (v, w, angle delta) from a row.
+#[inline(always)]
+fn store_velocity_row(s: &mut BodyState, row: Vec4) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_store_ps;
+        let p = (s as *mut BodyState).cast::<f32>();
+        // SAFETY: as in `rows`: the first 16 aligned bytes of the state are v, w, angle delta.
+        unsafe { _mm_store_ps(p, row.into()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let [vx, vy, w, angle_delta] = row.to_array();
+        s.v = Vec2::new(vx, vy);
+        s.w = w;
+        s.angle_delta = angle_delta;
+    }
+}
+
+/// The states of four bodies, transposed into lanes.
+#[inline(always)]
+fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
+    let s = index.map(|i| rows(&states[i as usize]));
+    let [vx, vy, w, angle_delta] = transpose([s[0].0, s[1].0, s[2].0, s[3].0]);
+    let [dpx, dpy, qc, qs] = transpose([s[0].1, s[1].1, s[2].1, s[3].1]);
+    WideBody { vx, vy, w, angle_delta, dpx, dpy, qc, qs }
+}
+
+/// Writes the velocities back (each state's first half as one row). Lanes of static bodies
+/// and empty lanes write the still state's zero velocity back unchanged (their masses are
+/// zero), and a kinematic body in several lanes writes its unchanged velocity each time, so
+/// no lane needs a test.
 #[inline(always)]
 fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
-    let (vx, vy, w) = (b.vx.to_array(), b.vy.to_array(), b.w.to_array());
+    let r = transpose([b.vx, b.vy, b.w, b.angle_delta]);
     for l in 0..4 {
-        let s = &mut states[index[l] as usize];
-        s.v = Vec2::new(vx[l], vy[l]);
-        s.w = w[l];
+        store_velocity_row(&mut states[index[l] as usize], r[l]);
     }
 }
 
