@@ -115,11 +115,8 @@ impl World {
         let warm = if warm_starting { 1.0 } else { 0.0 };
         let constraints = &mut self.solver.constraints;
         constraints.clear();
-        for index in 0..self.contacts.items.len() {
-            if !self.contacts.live[index] {
-                continue;
-            }
-            let c = &self.contacts.items[index];
+        for index in self.awake_contacts.ones() {
+            let c = &self.contacts.items[index as usize];
             if !c.is_touching() || c.is_sensor() {
                 continue;
             }
@@ -127,7 +124,7 @@ impl World {
             let (awake_a, awake_b) = (a.is_dynamic() && a.is_awake(), b.is_dynamic() && b.is_awake());
             let (asleep_a, asleep_b) = (a.is_dynamic() && !a.is_awake(), b.is_dynamic() && !b.is_awake());
             if (awake_a || awake_b) && !asleep_a && !asleep_b {
-                constraints.push(ConstraintInput::new(index as u32, c, a, b, warm));
+                constraints.push(ConstraintInput::new(index, c, a, b, warm));
             }
         }
     }

@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use super::bit_set::BitSet;
 use super::body::{Body, BodyDef, BodyType, check_angle};
 use super::collider::{Collider, ShapeDef};
 use super::contact::{Contact, PairMap, PointImpulse, TouchChange, mix_friction, mix_restitution};
@@ -118,6 +119,8 @@ pub struct World {
     pub(crate) bodies: Slots<Body>,
     pub(crate) colliders: Slots<Collider>,
     pub(crate) contacts: Slots<Contact>,
+    /// The contacts with an awake body: the only ones the narrow phase and the solver visit.
+    pub(crate) awake_contacts: BitSet,
     pub(crate) pair_map: PairMap,
     pub(crate) broad_phase: BroadPhase,
     /// The awake non-static bodies, in the solver's order.
@@ -153,6 +156,7 @@ impl World {
             bodies: Slots::default(),
             colliders: Slots::default(),
             contacts: Slots::default(),
+            awake_contacts: BitSet::default(),
             pair_map: PairMap::default(),
             broad_phase: BroadPhase::new(),
             awake: Vec::new(),
