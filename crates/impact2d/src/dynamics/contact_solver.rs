@@ -460,15 +460,19 @@ impl ContactSolver {
             } else {
                 (Vec4::ZERO, Vec4::ONE, Vec4::ZERO)
             };
-            for p in &mut c.points {
+            // Current separations: the core points turned by the rotations since the start. A
+            // core point is its anchor minus `core` along the normal, and the normal turned by
+            // a rotation has the rotation's cosine along the normal. Positions do not change
+            // during the pass, so both are computed first and the motion leaves the registers.
+            let separations = c.points.each_ref().map(|p| {
                 let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
-                // Current separation: the core points turned by the rotations since the start.
-                // A core point is its anchor minus `core` along the normal, and the normal
-                // turned by a rotation has the rotation's cosine along the normal.
                 let dsx = dpx + (b.qc * rbx - b.qs * rby) - (a.qc * rax - a.qs * ray);
                 let dsy = dpy + (b.qs * rbx + b.qc * rby) - (a.qs * rax + a.qc * ray);
                 let turn = ld(&p.core_b) * (b.qc - Vec4::ONE) + ld(&p.core_a) * (a.qc - Vec4::ONE);
-                let s = ld(&p.base_separation) + dsx * nx + dsy * ny + turn;
+                ld(&p.base_separation) + dsx * nx + dsy * ny + turn
+            });
+            for (p, s) in c.points.iter_mut().zip(separations) {
+                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
                 // A separated point only removes the speed that would close its gap within
                 // the sub-step; an overlap is pushed out softly, no faster than the cap.
                 let speculative = s.cmpgt(Vec4::ZERO);
