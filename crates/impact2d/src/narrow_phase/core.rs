@@ -60,9 +60,17 @@ impl Core {
             radius: p.radius(),
             centroid: xf.apply(p.centroid()),
         };
-        for (i, (&v, &n)) in p.vertices().iter().zip(p.normals()).enumerate() {
-            core.vertices[i] = xf.apply(v);
-            core.normals[i] = xf.q.rotate(n);
+        if xf.q.c == 1.0 && xf.q.s == 0.0 {
+            // Shape A of a pair is only translated into the pair's frame: skip the rotation.
+            for (i, (&v, &n)) in p.vertices().iter().zip(p.normals()).enumerate() {
+                core.vertices[i] = v + xf.p;
+                core.normals[i] = n;
+            }
+        } else {
+            for (i, (&v, &n)) in p.vertices().iter().zip(p.normals()).enumerate() {
+                core.vertices[i] = xf.apply(v);
+                core.normals[i] = xf.q.rotate(n);
+            }
         }
         core
     }
