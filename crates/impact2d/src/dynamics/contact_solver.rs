@@ -13,6 +13,11 @@
 //! Contacts with one dynamic body start at color 1, so contacts with the ground are solved
 //! after the first color of contacts between bodies.
 //!
+//! Coloring and bundling read [`ConstraintInput`]s, one dense record per touching contact
+//! written in contact order, rather than the contacts and bodies themselves, which color
+//! order would visit scattered in memory. Body states are gathered into lanes with aligned
+//! row loads and 4×4 transposes (exact moves) and scattered back the same way.
+//!
 //! The stages follow Box2D v3's soft step: `prepare` (anchors relative to the centers of mass,
 //! effective masses, the relative normal velocity before the step), then per sub-step
 //! `warm_start`, `solve` (with bias), and after the body positions move, `relax` (without

@@ -3,7 +3,8 @@
 //! A step of `dt` seconds with `n` sub-steps of `h = dt / n` (Box2D v3's soft step):
 //! 1. the awake bodies' velocities are copied into flat solver arrays (angles first reduced
 //!    to [-π, π));
-//! 2. the touching contacts with an awake dynamic body become constraints (`prepare`);
+//! 2. the touching contacts with an awake dynamic body (visited through the awake-contact
+//!    set, in contact order) become constraint inputs, then colored bundles (`prepare`);
 //! 3. per sub-step: integrate velocities (gravity, forces, damping), warm start, solve with
 //!    bias, integrate positions, relax (solve without bias);
 //! 4. restitution, then the impulses are stored in the contacts for the next step;
