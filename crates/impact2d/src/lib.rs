@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod benchmarks;
 pub mod broad_phase;
 pub mod dynamics;
 pub mod geometry;

@@ -10,6 +10,7 @@ pub use glam::Vec2;
 ///
 /// Invariant: `c * c + s * s ≈ 1`. Constructors produce unit rotations.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
 pub struct Rot {
     /// Cosine of the angle.
     pub c: f32,

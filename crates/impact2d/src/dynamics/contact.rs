@@ -218,6 +218,10 @@ impl World {
             b.contact_head = key;
             b.contact_count += 1;
         }
+        let c = &self.contacts[index];
+        if self.bodies[c.body_a].is_awake() || self.bodies[c.body_b].is_awake() {
+            self.awake_contacts.insert(index);
+        }
     }
 
     /// Destroys a contact: reports the end of its touch, marks its island for splitting,
@@ -253,26 +257,22 @@ impl World {
             self.bodies[body].contact_count -= 1;
         }
         self.pair_map.remove(&self.contacts[index].pair_key.0);
+        self.awake_contacts.remove(index);
         self.contacts.remove(index);
     }
 
-    /// The narrow phase: the manifold of every contact with an awake body, from the bodies'
-    /// current transforms; then the touches that began and ended are applied in contact order
+    /// The narrow phase: the manifold of every contact with an awake body (the
+    /// `awake_contacts` set, visited in contact order), from the bodies' current transforms; then the touches that began and ended are applied in contact order
     /// (events, island links, waking).
     pub(crate) fn update_contacts(&mut self) {
         let mut changes = std::mem::take(&mut self.touch_changes);
         changes.clear();
         let (bodies, colliders) = (&self.bodies, &self.colliders);
-        for index in 0..self.contacts.items.len() as u32 {
-            if !self.contacts.live[index as usize] {
-                continue;
-            }
+        for index in self.awake_contacts.ones() {
             let c = &mut self.contacts.items[index as usize];
             let (body_a, body_b) = (&bodies[c.body_a], &bodies[c.body_b]);
             let (awake_a, awake_b) = (body_a.is_awake(), body_b.is_awake());
-            if !(awake_a || awake_b) {
-                continue;
-            }
+            debug_assert!(self.contacts.live[index as usize] && (awake_a || awake_b));
             let (ca, cb) = (&colliders[c.shape_a], &colliders[c.shape_b]);
             let was_touching = c.is_touching();
             let touching = if c.is_sensor() {

@@ -13,6 +13,11 @@
 //! Contacts with one dynamic body start at color 1, so contacts with the ground are solved
 //! after the first color of contacts between bodies.
 //!
+//! Coloring and bundling read [`ConstraintInput`]s, one dense record per touching contact
+//! written in contact order, rather than the contacts and bodies themselves, which color
+//! order would visit scattered in memory. Body states are gathered into lanes with aligned
+//! row loads and 4×4 transposes (exact moves) and scattered back the same way.
+//!
 //! The stages follow Box2D v3's soft step: `prepare` (anchors relative to the centers of mass,
 //! effective masses, the relative normal velocity before the step), then per sub-step
 //! `warm_start`, `solve` (with bias), and after the body positions move, `relax` (without
@@ -147,6 +152,83 @@ pub(crate) struct StepConstants {
     pub warm_starting: bool,
 }
 
+/// One manifold point of a [`ConstraintInput`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct InputPoint {
+    /// Anchors relative to the centers of mass (meters, world axes).
+    pub ra: Vec2,
+    pub rb: Vec2,
+    pub separation: f32,
+    /// The impulses to warm start with (N·s).
+    pub normal_impulse: f32,
+    pub tangent_impulse: f32,
+}
+
+/// What the solver needs of one touching contact and its two bodies, gathered in contact
+/// order (one sequential pass over the contacts) so that coloring and bundling, which visit
+/// contacts in color order, read one small dense record instead of the contact and both
+/// bodies scattered in memory.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ConstraintInput {
+    pub contact: u32,
+    /// State indices (0: the still state).
+    pub state_a: u32,
+    pub state_b: u32,
+    /// Whether each body is an awake dynamic body (the coloring only tracks those).
+    pub dynamic_a: bool,
+    pub dynamic_b: bool,
+    pub inv_mass_a: f32,
+    pub inv_inertia_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_inertia_b: f32,
+    pub normal: Vec2,
+    pub friction: f32,
+    pub restitution: f32,
+    pub radius_a: f32,
+    pub radius_b: f32,
+    pub count: u32,
+    pub points: [InputPoint; 2],
+}
+
+impl ConstraintInput {
+    /// The record of a touching solid contact; `warm` scales the carried impulses (1, or 0
+    /// without warm starting).
+    pub fn new(index: u32, contact: &Contact, a: &Body, b: &Body, warm: f32) -> ConstraintInput {
+        let (state_a, state_b) = (state_index(a), state_index(b));
+        let m = &contact.manifold;
+        // Manifold anchors are relative to the body origins; the solver's to the centers of mass.
+        let (offset_a, offset_b) = (a.center - a.transform.p, b.center - b.transform.p);
+        let mut points = [InputPoint::default(); 2];
+        for (j, mp) in m.points().iter().enumerate() {
+            points[j] = InputPoint {
+                ra: mp.anchor_a - offset_a,
+                rb: mp.anchor_b - offset_b,
+                separation: mp.separation,
+                normal_impulse: warm * contact.impulses[j].normal,
+                tangent_impulse: warm * contact.impulses[j].tangent,
+            };
+        }
+        ConstraintInput {
+            contact: index,
+            state_a,
+            state_b,
+            dynamic_a: a.is_dynamic() && state_a != 0,
+            dynamic_b: b.is_dynamic() && state_b != 0,
+            inv_mass_a: a.inv_mass,
+            inv_inertia_a: a.inv_inertia,
+            inv_mass_b: b.inv_mass,
+            inv_inertia_b: b.inv_inertia,
+            normal: m.normal,
+            friction: contact.friction,
+            restitution: contact.restitution,
+            radius_a: contact.radius_a,
+            radius_b: contact.radius_b,
+            count: m.points().len() as u32,
+            points,
+        }
+    }
+}
+
 /// The contact solver's arrays, kept from step to step so that nothing is allocated once they
 /// have grown to their working size.
 #[derive(Clone, Debug, Default)]
@@ -181,72 +263,115 @@ struct WideBody {
     vx: Vec4,
     vy: Vec4,
     w: Vec4,
+    /// Carried through unchanged, so that `scatter` writes whole rows.
+    angle_delta: Vec4,
     dpx: Vec4,
     dpy: Vec4,
     qc: Vec4,
     qs: Vec4,
 }
 
+/// Transposes four rows of four floats into four columns (exact moves: no rounding).
 #[inline(always)]
-fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
-    let s = [
-        &states[index[0] as usize],
-        &states[index[1] as usize],
-        &states[index[2] as usize],
-        &states[index[3] as usize],
-    ];
-    WideBody {
-        vx: Vec4::new(s[0].v.x, s[1].v.x, s[2].v.x, s[3].v.x),
-        vy: Vec4::new(s[0].v.y, s[1].v.y, s[2].v.y, s[3].v.y),
-        w: Vec4::new(s[0].w, s[1].w, s[2].w, s[3].w),
-        dpx: Vec4::new(s[0].dp.x, s[1].dp.x, s[2].dp.x, s[3].dp.x),
-        dpy: Vec4::new(s[0].dp.y, s[1].dp.y, s[2].dp.y, s[3].dp.y),
-        qc: Vec4::new(s[0].dq.c, s[1].dq.c, s[2].dq.c, s[3].dq.c),
-        qs: Vec4::new(s[0].dq.s, s[1].dq.s, s[2].dq.s, s[3].dq.s),
+fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_movehl_ps, _mm_movelh_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
+        let [r0, r1, r2, r3] = r.map(__m128::from);
+        // SAFETY: SSE is part of every x86-64 target; these are register shuffles only.
+        let columns = unsafe {
+            let (t0, t1) = (_mm_unpacklo_ps(r0, r1), _mm_unpacklo_ps(r2, r3));
+            let (t2, t3) = (_mm_unpackhi_ps(r0, r1), _mm_unpackhi_ps(r2, r3));
+            [_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3), _mm_movehl_ps(t3, t2)]
+        };
+        columns.map(Vec4::from)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let a = r.map(Vec4::to_array);
+        [0, 1, 2, 3].map(|c| Vec4::new(a[0][c], a[1][c], a[2][c], a[3][c]))
     }
 }
 
-/// Writes the velocities back. Lanes of static bodies and empty lanes write the still state's
-/// zero velocity back unchanged (their masses are zero), so no lane needs a test.
+/// The two halves of a body state as rows: velocity (v, w, angle delta) and motion (dp, dq).
+#[inline(always)]
+fn rows(s: &BodyState) -> (Vec4, Vec4) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_load_ps;
+        let p = (s as *const BodyState).cast::<f32>();
+        // SAFETY: `BodyState` is `repr(C)`, 32-byte aligned, and made of eight f32 (its `Vec2`
+        // and `Rot` fields are `repr(C)` pairs), so both aligned 16-byte loads stay inside it.
+        unsafe { (Vec4::from(_mm_load_ps(p)), Vec4::from(_mm_load_ps(p.add(4)))) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (Vec4::new(s.v.x, s.v.y, s.w, s.angle_delta), Vec4::new(s.dp.x, s.dp.y, s.dq.c, s.dq.s))
+    }
+}
+
+/// Writes a state's first half (v, w, angle delta) from a row.
+#[inline(always)]
+fn store_velocity_row(s: &mut BodyState, row: Vec4) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_store_ps;
+        let p = (s as *mut BodyState).cast::<f32>();
+        // SAFETY: as in `rows`: the first 16 aligned bytes of the state are v, w, angle delta.
+        unsafe { _mm_store_ps(p, row.into()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let [vx, vy, w, angle_delta] = row.to_array();
+        s.v = Vec2::new(vx, vy);
+        s.w = w;
+        s.angle_delta = angle_delta;
+    }
+}
+
+/// The states of four bodies, transposed into lanes.
+#[inline(always)]
+fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
+    let s = index.map(|i| rows(&states[i as usize]));
+    let [vx, vy, w, angle_delta] = transpose([s[0].0, s[1].0, s[2].0, s[3].0]);
+    let [dpx, dpy, qc, qs] = transpose([s[0].1, s[1].1, s[2].1, s[3].1]);
+    WideBody { vx, vy, w, angle_delta, dpx, dpy, qc, qs }
+}
+
+/// Writes the velocities back (each state's first half as one row). Lanes of static bodies
+/// and empty lanes write the still state's zero velocity back unchanged (their masses are
+/// zero), and a kinematic body in several lanes writes its unchanged velocity each time, so
+/// no lane needs a test.
 #[inline(always)]
 fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
-    let (vx, vy, w) = (b.vx.to_array(), b.vy.to_array(), b.w.to_array());
+    let r = transpose([b.vx, b.vy, b.w, b.angle_delta]);
     for l in 0..4 {
-        let s = &mut states[index[l] as usize];
-        s.v = Vec2::new(vx[l], vy[l]);
-        s.w = w[l];
+        store_velocity_row(&mut states[index[l] as usize], r[l]);
     }
 }
 
 impl ContactSolver {
-    /// Colors the contacts `constraints` and fills the bundles: the first stage of a step.
-    /// `states` holds the velocities before the step.
-    pub fn prepare(
-        &mut self,
-        constraints: &[u32],
-        contacts: &Slots<Contact>,
-        bodies: &Slots<Body>,
-        states: &[BodyState],
-        k: &StepConstants,
-    ) {
-        self.color(constraints, contacts, bodies, states.len());
+    /// Colors the constraints and fills the bundles: the first stage of a step. `states`
+    /// holds the velocities before the step.
+    pub fn prepare(&mut self, constraints: &[ConstraintInput], states: &[BodyState], k: &StepConstants) {
+        self.color(constraints, states.len());
         self.bundles.clear();
         self.lanes.clear();
         let (colors, overflow) = (std::mem::take(&mut self.colors), std::mem::take(&mut self.overflow));
         for list in &colors {
             for chunk in list.chunks(4) {
-                self.push_bundle(chunk, contacts, bodies, states, k);
+                self.push_bundle(chunk, constraints, states, k);
             }
         }
         for &c in &overflow {
-            self.push_bundle(&[c], contacts, bodies, states, k);
+            self.push_bundle(&[c], constraints, states, k);
         }
         self.colors = colors;
         self.overflow = overflow;
     }
 
-    /// Greedy coloring in contact order.
-    fn color(&mut self, constraints: &[u32], contacts: &Slots<Contact>, bodies: &Slots<Body>, state_count: usize) {
+    /// Greedy coloring in contact order; the color lists hold positions in `constraints`.
+    fn color(&mut self, constraints: &[ConstraintInput], state_count: usize) {
         const ALL: u32 = if GRAPH_COLOR_COUNT >= 32 { u32::MAX } else { (1u32 << GRAPH_COLOR_COUNT) - 1 };
         if self.colors.len() != GRAPH_COLOR_COUNT {
             self.colors = vec![Vec::new(); GRAPH_COLOR_COUNT];
@@ -255,11 +380,9 @@ impl ContactSolver {
         self.overflow.clear();
         self.color_masks.clear();
         self.color_masks.resize(state_count, 0);
-        for &ci in constraints {
-            let c = &contacts[ci];
-            let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
-            let (ia, ib) = (state_index(a) as usize, state_index(b) as usize);
-            let (dyn_a, dyn_b) = (a.is_dynamic() && ia != 0, b.is_dynamic() && ib != 0);
+        for (position, c) in constraints.iter().enumerate() {
+            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
+            let (dyn_a, dyn_b) = (c.dynamic_a, c.dynamic_b);
             let mut used = 0;
             if dyn_a {
                 used |= self.color_masks[ia];
@@ -271,7 +394,7 @@ impl ContactSolver {
             let first = if dyn_a && dyn_b { ALL } else { ALL & !1 };
             let free = !used & first;
             if free == 0 {
-                self.overflow.push(ci);
+                self.overflow.push(position as u32);
                 continue;
             }
             let color = free.trailing_zeros();
@@ -281,7 +404,7 @@ impl ContactSolver {
             if dyn_b {
                 self.color_masks[ib] |= 1 << color;
             }
-            self.colors[color as usize].push(ci);
+            self.colors[color as usize].push(position as u32);
         }
         for (size, list) in self.color_sizes.iter_mut().zip(&self.colors) {
             *size = list.len() as u32;
@@ -289,20 +412,14 @@ impl ContactSolver {
         self.overflow_count = self.overflow.len() as u32;
     }
 
-    /// A bundle of up to four contacts.
-    fn push_bundle(
-        &mut self,
-        chunk: &[u32],
-        contacts: &Slots<Contact>,
-        bodies: &Slots<Body>,
-        states: &[BodyState],
-        k: &StepConstants,
-    ) {
+    /// A bundle of up to four constraints (positions in `constraints`).
+    fn push_bundle(&mut self, chunk: &[u32], constraints: &[ConstraintInput], states: &[BodyState], k: &StepConstants) {
         let mut bundle = Bundle::default();
         let mut lanes = [NULL; 4];
-        for (l, &ci) in chunk.iter().enumerate() {
-            lanes[l] = ci;
-            prepare_lane(&mut bundle, l, &contacts[ci], bodies, states, k);
+        for (l, &position) in chunk.iter().enumerate() {
+            let input = &constraints[position as usize];
+            lanes[l] = input.contact;
+            prepare_lane(&mut bundle, l, input, states, k);
         }
         self.bundles.push(bundle);
         self.lanes.push(lanes);
@@ -348,15 +465,19 @@ impl ContactSolver {
             } else {
                 (Vec4::ZERO, Vec4::ONE, Vec4::ZERO)
             };
-            for p in &mut c.points {
+            // Current separations: the core points turned by the rotations since the start. A
+            // core point is its anchor minus `core` along the normal, and the normal turned by
+            // a rotation has the rotation's cosine along the normal. Positions do not change
+            // during the pass, so both are computed first and the motion leaves the registers.
+            let separations = c.points.each_ref().map(|p| {
                 let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
-                // Current separation: the core points turned by the rotations since the start.
-                // A core point is its anchor minus `core` along the normal, and the normal
-                // turned by a rotation has the rotation's cosine along the normal.
                 let dsx = dpx + (b.qc * rbx - b.qs * rby) - (a.qc * rax - a.qs * ray);
                 let dsy = dpy + (b.qs * rbx + b.qc * rby) - (a.qs * rax + a.qc * ray);
                 let turn = ld(&p.core_b) * (b.qc - Vec4::ONE) + ld(&p.core_a) * (a.qc - Vec4::ONE);
-                let s = ld(&p.base_separation) + dsx * nx + dsy * ny + turn;
+                ld(&p.base_separation) + dsx * nx + dsy * ny + turn
+            });
+            for (p, s) in c.points.iter_mut().zip(separations) {
+                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
                 // A separated point only removes the speed that would close its gap within
                 // the sub-step; an overlap is pushed out softly, no faster than the cap.
                 let speculative = s.cmpgt(Vec4::ZERO);
@@ -494,60 +615,47 @@ impl ContactSolver {
     }
 }
 
-/// Fills lane `l` of `bundle` from a touching contact.
-fn prepare_lane(
-    bundle: &mut Bundle,
-    l: usize,
-    contact: &Contact,
-    bodies: &Slots<Body>,
-    states: &[BodyState],
-    k: &StepConstants,
-) {
-    let (a, b) = (&bodies[contact.body_a], &bodies[contact.body_b]);
-    let (ia, ib) = (state_index(a), state_index(b));
+/// Fills lane `l` of `bundle` from a touching contact's input.
+fn prepare_lane(bundle: &mut Bundle, l: usize, c: &ConstraintInput, states: &[BodyState], k: &StepConstants) {
+    let (ia, ib) = (c.state_a, c.state_b);
     bundle.body_a[l] = ia;
     bundle.body_b[l] = ib;
     let (sa, sb) = (&states[ia as usize], &states[ib as usize]);
-    let (ma, ii_a, mb, ii_b) = (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia);
+    let (ma, ii_a, mb, ii_b) = (c.inv_mass_a, c.inv_inertia_a, c.inv_mass_b, c.inv_inertia_b);
     bundle.inv_mass_a[l] = ma;
     bundle.inv_inertia_a[l] = ii_a;
     bundle.inv_mass_b[l] = mb;
     bundle.inv_inertia_b[l] = ii_b;
-    let m = &contact.manifold;
-    let n = m.normal;
+    let n = c.normal;
     bundle.normal_x[l] = n.x;
     bundle.normal_y[l] = n.y;
-    bundle.friction[l] = contact.friction;
-    bundle.restitution[l] = contact.restitution;
+    bundle.friction[l] = c.friction;
+    bundle.restitution[l] = c.restitution;
     // Against a body of infinite mass the contact is stiffer.
     let soft = if ma == 0.0 || mb == 0.0 { k.static_softness } else { k.contact_softness };
     bundle.bias_rate[l] = soft.bias_rate;
     bundle.mass_scale[l] = soft.mass_scale;
     bundle.impulse_scale[l] = soft.impulse_scale;
     let t = Vec2::new(n.y, -n.x);
-    // Manifold anchors are relative to the body origins; the solver's to the centers of mass.
-    let (offset_a, offset_b) = (a.center - a.transform.p, b.center - b.transform.p);
-    let warm = if k.warm_starting { 1.0 } else { 0.0 };
-    for (j, mp) in m.points().iter().enumerate() {
+    for (j, ip) in c.points[..c.count as usize].iter().enumerate() {
         let p = &mut bundle.points[j];
-        let ra = mp.anchor_a - offset_a;
-        let rb = mp.anchor_b - offset_b;
+        let (ra, rb) = (ip.ra, ip.rb);
         p.anchor_ax[l] = ra.x;
         p.anchor_ay[l] = ra.y;
         p.anchor_bx[l] = rb.x;
         p.anchor_by[l] = rb.y;
-        p.base_separation[l] = mp.separation - (rb - ra).dot(n);
-        let half = 0.5 * mp.separation;
-        p.core_a[l] = contact.radius_a + half;
-        p.core_b[l] = contact.radius_b + half;
+        p.base_separation[l] = ip.separation - (rb - ra).dot(n);
+        let half = 0.5 * ip.separation;
+        p.core_a[l] = c.radius_a + half;
+        p.core_b[l] = c.radius_b + half;
         let (rna, rnb) = (ra.perp_dot(n), rb.perp_dot(n));
         let kn = ma + mb + ii_a * rna * rna + ii_b * rnb * rnb;
         p.normal_mass[l] = if kn > 0.0 { 1.0 / kn } else { 0.0 };
         let (rta, rtb) = (ra.perp_dot(t), rb.perp_dot(t));
         let kt = ma + mb + ii_a * rta * rta + ii_b * rtb * rtb;
         p.tangent_mass[l] = if kt > 0.0 { 1.0 / kt } else { 0.0 };
-        p.normal_impulse[l] = warm * contact.impulses[j].normal;
-        p.tangent_impulse[l] = warm * contact.impulses[j].tangent;
+        p.normal_impulse[l] = ip.normal_impulse;
+        p.tangent_impulse[l] = ip.tangent_impulse;
         p.max_normal_impulse[l] = 0.0;
         let va = sa.v + Vec2::new(-sa.w * ra.y, sa.w * ra.x);
         let vb = sb.v + Vec2::new(-sb.w * rb.y, sb.w * rb.x);

@@ -196,14 +196,20 @@ impl World {
         }
     }
 
-    /// Adds a body to the awake set.
+    /// Adds a body to the awake set, and its contacts to the awake contacts.
     pub(crate) fn awake_insert(&mut self, body: u32) {
         debug_assert_eq!(self.bodies[body].awake_index, NULL);
         self.bodies[body].awake_index = self.awake.len() as u32;
         self.awake.push(body);
+        let mut key = self.bodies[body].contact_head;
+        while key != NULL {
+            self.awake_contacts.insert(key >> 1);
+            key = self.contacts[key >> 1].edges[(key & 1) as usize].next;
+        }
     }
 
-    /// Takes a body out of the awake set (the last awake body takes its place).
+    /// Takes a body out of the awake set (the last awake body takes its place), and its
+    /// contacts whose other body sleeps out of the awake contacts.
     pub(crate) fn awake_remove(&mut self, body: u32) {
         let i = self.bodies[body].awake_index;
         if i == NULL {
@@ -214,6 +220,16 @@ impl World {
             self.bodies[moved].awake_index = i;
         }
         self.bodies[body].awake_index = NULL;
+        // Its contacts stay in the awake set while their other body is awake.
+        let mut key = self.bodies[body].contact_head;
+        while key != NULL {
+            let c = &self.contacts[key >> 1];
+            let other = if key & 1 == 0 { c.body_b } else { c.body_a };
+            if !self.bodies[other].is_awake() {
+                self.awake_contacts.remove(key >> 1);
+            }
+            key = c.edges[(key & 1) as usize].next;
+        }
     }
 
     /// After a step of `dt` seconds: every awake body's rest time, then the islands whose

@@ -10,6 +10,7 @@
 //! | file | job |
 //! |---|---|
 //! | `world.rs` | [`World`], [`WorldDef`], creating and destroying bodies and shapes, body and shape access, the step |
+//! | `bit_set.rs` | a bit set of contact indices (the contacts with an awake body), visited in order |
 //! | `handles.rs` | generational [`BodyId`] and [`ShapeId`]; the slot tables behind them |
 //! | `body.rs` | [`BodyType`], [`BodyDef`], the world's body record |
 //! | `collider.rs` | [`ShapeDef`], the world's shape record (geometry, material, filter, proxy, AABB) |
@@ -38,6 +39,7 @@
 //! assert!((y - 0.5).abs() < 0.01, "the crate rests on the ground: {y}");
 //! ```
 
+mod bit_set;
 mod body;
 mod collider;
 mod contact;

@@ -3,7 +3,8 @@
 //! A step of `dt` seconds with `n` sub-steps of `h = dt / n` (Box2D v3's soft step):
 //! 1. the awake bodies' velocities are copied into flat solver arrays (angles first reduced
 //!    to [-π, π));
-//! 2. the touching contacts with an awake dynamic body become constraints (`prepare`);
+//! 2. the touching contacts with an awake dynamic body (visited through the awake-contact
+//!    set, in contact order) become constraint inputs, then colored bundles (`prepare`);
 //! 3. per sub-step: integrate velocities (gravity, forces, damping), warm start, solve with
 //!    bias, integrate positions, relax (solve without bias);
 //! 4. restitution, then the impulses are stored in the contacts for the next step;
@@ -11,7 +12,7 @@
 //!    collision, and their shapes' AABBs move in the broad phase.
 
 use super::body::reduce_angle;
-use super::contact_solver::{BodyState, ContactSolver, STILL_STATE, Softness, StepConstants};
+use super::contact_solver::{BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants};
 use super::events::ContactHitEvent;
 use super::handles::NULL;
 use super::world::World;
@@ -38,8 +39,8 @@ pub(crate) struct Solver {
     /// Index 0 is the still state of static bodies; awake body `i` is at `i + 1`.
     pub states: Vec<BodyState>,
     pub sims: Vec<BodySim>,
-    /// The contacts solved this step.
-    pub constraints: Vec<u32>,
+    /// The contacts solved this step, in contact order.
+    pub constraints: Vec<ConstraintInput>,
     pub contacts: ContactSolver,
     pub hits: Vec<ContactHitEvent>,
     /// Milliseconds the last step spent in `finalize_bodies`.
@@ -62,9 +63,9 @@ impl World {
             warm_starting: self.def.enable_warm_starting,
         };
         self.build_solver_bodies(h);
-        self.gather_constraints();
+        self.gather_constraints(k.warm_starting);
         let solver = &mut self.solver;
-        solver.contacts.prepare(&solver.constraints, &self.contacts, &self.bodies, &solver.states, &k);
+        solver.contacts.prepare(&solver.constraints, &solver.states, &k);
         let gravity = self.def.gravity;
         let max_speed = self.def.max_linear_speed;
         for _ in 0..substeps {
@@ -110,15 +111,13 @@ impl World {
     }
 
     /// The touching solid contacts with an awake dynamic body (and no sleeping one), in
-    /// contact order.
-    fn gather_constraints(&mut self) {
+    /// contact order, with what the solver needs of them and their bodies.
+    fn gather_constraints(&mut self, warm_starting: bool) {
+        let warm = if warm_starting { 1.0 } else { 0.0 };
         let constraints = &mut self.solver.constraints;
         constraints.clear();
-        for index in 0..self.contacts.items.len() {
-            if !self.contacts.live[index] {
-                continue;
-            }
-            let c = &self.contacts.items[index];
+        for index in self.awake_contacts.ones() {
+            let c = &self.contacts.items[index as usize];
             if !c.is_touching() || c.is_sensor() {
                 continue;
             }
@@ -126,7 +125,7 @@ impl World {
             let (awake_a, awake_b) = (a.is_dynamic() && a.is_awake(), b.is_dynamic() && b.is_awake());
             let (asleep_a, asleep_b) = (a.is_dynamic() && !a.is_awake(), b.is_dynamic() && !b.is_awake());
             if (awake_a || awake_b) && !asleep_a && !asleep_b {
-                constraints.push(index as u32);
+                constraints.push(ConstraintInput::new(index, c, a, b, warm));
             }
         }
     }

@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use super::bit_set::BitSet;
 use super::body::{Body, BodyDef, BodyType, check_angle};
 use super::collider::{Collider, ShapeDef};
 use super::contact::{Contact, PairMap, PointImpulse, TouchChange, mix_friction, mix_restitution};
@@ -118,6 +119,8 @@ pub struct World {
     pub(crate) bodies: Slots<Body>,
     pub(crate) colliders: Slots<Collider>,
     pub(crate) contacts: Slots<Contact>,
+    /// The contacts with an awake body: the only ones the narrow phase and the solver visit.
+    pub(crate) awake_contacts: BitSet,
     pub(crate) pair_map: PairMap,
     pub(crate) broad_phase: BroadPhase,
     /// The awake non-static bodies, in the solver's order.
@@ -153,6 +156,7 @@ impl World {
             bodies: Slots::default(),
             colliders: Slots::default(),
             contacts: Slots::default(),
+            awake_contacts: BitSet::default(),
             pair_map: PairMap::default(),
             broad_phase: BroadPhase::new(),
             awake: Vec::new(),
@@ -629,8 +633,8 @@ impl World {
     // ---- shapes ----
 
     /// Attaches a shape (in body coordinates) to a body. A dynamic body's mass, center of mass
-    /// and rotational inertia are recomputed from all its shapes; the body wakes. The shape
-    /// starts colliding at the next step.
+    /// and rotational inertia are recomputed from all its shapes. The shape starts colliding
+    /// at the next step; a sleeping body stays asleep until something wakes it.
     ///
     /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] for a negative or
     /// non-finite density, friction or restitution, or a mass that overflows f32;
@@ -675,7 +679,8 @@ impl World {
             self.static_dirty = true;
         }
         self.update_mass(body_index);
-        self.wake_body_index(body_index);
+        // A sleeping body stays asleep (so that scenes can be made asleep, as
+        // `BodyDef::awake` says): an awake body that reaches the new shape wakes it.
         Ok(ShapeId::new(index, generation))
     }
 

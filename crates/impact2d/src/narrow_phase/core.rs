@@ -5,6 +5,7 @@
 use crate::geometry::{Polygon, Shape};
 use crate::math::{Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
+use glam::Vec4;
 
 /// A convex polygon core of 2 to 8 vertices, counter-clockwise, inflated by `radius`, in
 /// the local frame of a pair. `normals[i]` is the outward unit normal of the edge from
@@ -60,9 +61,17 @@ impl Core {
             radius: p.radius(),
             centroid: xf.apply(p.centroid()),
         };
-        for (i, (&v, &n)) in p.vertices().iter().zip(p.normals()).enumerate() {
-            core.vertices[i] = xf.apply(v);
-            core.normals[i] = xf.q.rotate(n);
+        if xf.q.c == 1.0 && xf.q.s == 0.0 {
+            // Shape A of a pair is only translated into the pair's frame: skip the rotation.
+            for (i, (&v, &n)) in p.vertices().iter().zip(p.normals()).enumerate() {
+                core.vertices[i] = v + xf.p;
+                core.normals[i] = n;
+            }
+        } else {
+            for (i, (&v, &n)) in p.vertices().iter().zip(p.normals()).enumerate() {
+                core.vertices[i] = xf.apply(v);
+                core.normals[i] = xf.q.rotate(n);
+            }
         }
         core
     }
@@ -138,9 +147,32 @@ impl Core {
 /// least signed distance of a vertex of `other` to the edge's line; the greatest of these
 /// (the separating axis test restricted to `reference`'s edge normals).
 pub(crate) fn max_separation(reference: &Core, other: &Core) -> (usize, f32) {
+    if other.count <= 4 {
+        return max_separation_wide(reference, other);
+    }
     let mut best = (0, f32::NEG_INFINITY);
     for i in 0..reference.count {
         let (_, s) = other.deepest(reference.normals[i], reference.vertices[i]);
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best
+}
+
+/// [`max_separation`] against a core of at most four vertices (boxes, capsules, segments),
+/// with the vertices in four lanes: each lane computes `n · (v - origin)` with the same
+/// operations in the same order as the scalar loop; unused lanes repeat vertex 0, which leaves
+/// the minimum unchanged.
+fn max_separation_wide(reference: &Core, other: &Core) -> (usize, f32) {
+    let vertex = |k: usize| other.vertices[if k < other.count { k } else { 0 }];
+    let (v0, v1, v2, v3) = (vertex(0), vertex(1), vertex(2), vertex(3));
+    let (xs, ys) = (Vec4::new(v0.x, v1.x, v2.x, v3.x), Vec4::new(v0.y, v1.y, v2.y, v3.y));
+    let mut best = (0, f32::NEG_INFINITY);
+    for i in 0..reference.count {
+        let (n, origin) = (reference.normals[i], reference.vertices[i]);
+        let d = Vec4::splat(n.x) * (xs - Vec4::splat(origin.x)) + Vec4::splat(n.y) * (ys - Vec4::splat(origin.y));
+        let s = d.min_element();
         if s > best.1 {
             best = (i, s);
         }

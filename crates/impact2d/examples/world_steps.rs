@@ -1,0 +1,109 @@
+//! Times whole world steps of the benchmark scenes (see `impact2d::benchmarks`) and prints
+//! milliseconds per step (median, p95, mean) with where the time went (median of each stage).
+//!
+//! `cargo run --release --example world_steps [scene ...] [--steps N] [--checksum]`; every
+//! scene when none is named, each for its own step count unless `--steps` is given.
+//! `--checksum` also prints a hash of every body's pose and velocity bits after the run, to
+//! check that a change meant to be exact left the simulation bit for bit the same.
+
+use std::time::Instant;
+
+use impact2d::benchmarks::{BENCHMARKS, STEP_DT, SUBSTEPS};
+use impact2d::{Aabb, Filter, Vec2, World};
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn median_of(values: impl Iterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = values.collect();
+    v.sort_by(f64::total_cmp);
+    percentile(&v, 0.5)
+}
+
+/// FNV-1a over the bits of every body's position, angle and velocities, bodies in shape
+/// handle order (every body of the scenes has one shape, seen by the default filter).
+fn checksum(world: &World) -> u64 {
+    let everything = Aabb::new(Vec2::splat(-1.0e6), Vec2::splat(1.0e6));
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for shape in world.overlap_aabb(everything, Filter::default()).unwrap_or_default() {
+        let Ok(body) = world.shape_body(shape) else { continue };
+        let (p, v) = (world.position(body).unwrap_or_default(), world.linear_velocity(body).unwrap_or_default());
+        let (a, w) = (world.angle(body).unwrap_or_default(), world.angular_velocity(body).unwrap_or_default());
+        for x in [p.x, p.y, a, v.x, v.y, w] {
+            hash = (hash ^ u64::from(x.to_bits())).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut steps_override = None;
+    let mut with_checksum = false;
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "--checksum" {
+            with_checksum = true;
+            i += 1;
+        } else if args[i] == "--steps" {
+            steps_override = args.get(i + 1).and_then(|s| s.parse::<usize>().ok());
+            if steps_override.is_none() {
+                eprintln!("--steps needs a positive whole number");
+                std::process::exit(2);
+            }
+            i += 2;
+        } else {
+            names.push(args[i].clone());
+            i += 1;
+        }
+    }
+    for name in &names {
+        if !BENCHMARKS.iter().any(|b| b.name == name) {
+            let known: Vec<_> = BENCHMARKS.iter().map(|b| b.name).collect();
+            eprintln!("unknown scene {name:?}; the scenes are {}", known.join(", "));
+            std::process::exit(2);
+        }
+    }
+    println!("scene            steps  median ms   p95 ms  mean ms | pairs collide  solve finalize  sleep");
+    for bench in BENCHMARKS.iter().filter(|b| names.is_empty() || names.iter().any(|n| n == b.name)) {
+        let mut world = match (bench.build)() {
+            Ok(world) => world,
+            Err(e) => {
+                eprintln!("{}: {e}", bench.name);
+                std::process::exit(1);
+            }
+        };
+        let steps = steps_override.unwrap_or(bench.steps);
+        let mut times = Vec::with_capacity(steps);
+        let mut profiles = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            let start = Instant::now();
+            if let Err(e) = world.step(STEP_DT, SUBSTEPS) {
+                eprintln!("{}: {e}", bench.name);
+                std::process::exit(1);
+            }
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            profiles.push(world.profile());
+        }
+        let mean = times.iter().sum::<f64>() / steps as f64;
+        times.sort_by(f64::total_cmp);
+        let stage = |f: fn(&impact2d::StepProfile) -> f64| median_of(profiles.iter().map(f));
+        println!(
+            "{:<16} {steps:>6} {:>10.3} {:>8.3} {:>8.3} | {:>5.2} {:>7.2} {:>6.2} {:>8.2} {:>6.2}",
+            bench.name,
+            percentile(&times, 0.5),
+            percentile(&times, 0.95),
+            mean,
+            stage(|p| p.pairs),
+            stage(|p| p.collide),
+            stage(|p| p.solve),
+            stage(|p| p.finalize),
+            stage(|p| p.sleep),
+        );
+        if with_checksum {
+            println!("{:<16} checksum {:016x}", bench.name, checksum(&world));
+        }
+    }
+}
