@@ -14,8 +14,8 @@ use super::world::World;
 use crate::broad_phase::{Filter, RayControl};
 use crate::geometry::{Aabb, Shape};
 use crate::math::{Transform, Vec2};
-use crate::query::{DistanceInput, RayCastInput, ShapeCastInput, ShapeProxy, SimplexCache, shape_cast, shape_distance};
 use crate::query::error::check_transform;
+use crate::query::{DistanceInput, RayCastInput, ShapeCastInput, ShapeProxy, SimplexCache, shape_cast, shape_distance};
 use crate::settings::TOI_TOLERANCE;
 
 /// Where a ray or a cast shape meets a shape.
