@@ -124,6 +124,12 @@ struct Event {
     shape_b: u32,
     /// The versions of the bodies' motions the time was computed with.
     versions: [u32; 2],
+    /// Where the time of impact found the contact (world, meters) and its normal from A to
+    /// B; zero when the query ran out of iterations.
+    point: Vec2,
+    normal: Vec2,
+    /// The impact is between the cores: the shapes overlap already.
+    core: bool,
 }
 
 impl PartialEq for Event {
@@ -383,24 +389,32 @@ impl World {
             return;
         }
         let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
-        let mut s = match toi(cc, &pa, &sweep_a, &pb, &sweep_b) {
-            Some(out) if out.state == ToiState::Separated => return,
-            Some(out) if out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed) => out.t,
-            None => return,
-            Some(_) => -1.0,
+        let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
+        let (out, core) = match toi(cc, &pa, &sweep_a, &pb, &sweep_b) {
+            Some(out) if impact(&out) => (out, false),
+            Some(out) if out.state != ToiState::Separated => {
+                // Touching at the start: an impact only if the cores of the moving shapes meet.
+                let core_a = if moves_a { core_proxy(&pa) } else { pa };
+                let core_b = if moves_b { core_proxy(&pb) } else { pb };
+                match toi(cc, &core_a, &sweep_a, &core_b, &sweep_b) {
+                    Some(out) if impact(&out) => (out, true),
+                    _ => return,
+                }
+            }
+            _ => return,
         };
-        if s < 0.0 {
-            // Touching at the start: an impact only if the cores of the moving shapes meet.
-            let core_a = if moves_a { core_proxy(&pa) } else { pa };
-            let core_b = if moves_b { core_proxy(&pb) } else { pb };
-            s = match toi(cc, &core_a, &sweep_a, &core_b, &sweep_b) {
-                Some(out) if out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed) => out.t,
-                _ => return,
-            };
+        let is_chain = |shape: &Shape| matches!(shape, Shape::ChainSegment(_));
+        if !core && (is_chain(&ca.geometry) || is_chain(&cb.geometry)) {
+            // A chain segment may hand the contact over to its neighbor (its ghost vertices
+            // say so): then this is no impact.
+            let (xf_a, xf_b) = (sweep_a.transform_at(out.t), sweep_b.transform_at(out.t));
+            if collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE).is_empty() {
+                return;
+            }
         }
-        let t = base + s * (1.0 - base);
+        let t = base + out.t * (1.0 - base);
         let versions = [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
-        cc.events.push(Event { t, key, shape_a, shape_b, versions });
+        cc.events.push(Event { t, key, shape_a, shape_b, versions, point: out.point, normal: out.normal, core });
     }
 
     /// Resolves an impact at its time: see [`ContinuousMode`].
@@ -418,11 +432,21 @@ impl World {
         }
         let (xf_a, xf_b) = (sweep_a.transform_at(0.0), sweep_b.transform_at(0.0));
         let (ca, cb) = (&self.colliders[e.shape_a], &self.colliders[e.shape_b]);
-        let manifold = collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE);
         let (friction, restitution) =
             (mix_friction(ca.friction, cb.friction), mix_restitution(ca.restitution, cb.restitution));
         let mut a = self.impact_body(ba, sweep_a.c1);
         let mut b = self.impact_body(bb, sweep_b.c1);
+        let mut manifold = if e.core {
+            Manifold::EMPTY
+        } else {
+            collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE)
+        };
+        if manifold.is_empty() && e.normal != Vec2::ZERO {
+            // The cores meet (the shapes overlap, and the manifold's deepest points need not
+            // be where the approach is), or the shapes are beyond the speculative distance:
+            // the contact the time of impact found.
+            manifold = single_point(e.point, e.normal, xf_a, xf_b);
+        }
         let hit = solve_impact(&mut a, &mut b, &manifold, friction, restitution, self.def.restitution_threshold);
         cc.stats.substeps += 1;
         self.report_hit(e, &manifold, hit);
@@ -572,6 +596,15 @@ fn restart(track: &mut Track, t: f32, sweep: &Sweep, dp: Vec2, da: f32) {
     track.a1 = sweep.a1 + da;
     track.version += 1;
     track.changed = true;
+}
+
+/// A manifold of one point (world, meters) with a normal from A to B.
+fn single_point(point: Vec2, normal: Vec2, xf_a: Transform, xf_b: Transform) -> Manifold {
+    let mut m = Manifold { normal, count: 1, ..Manifold::EMPTY };
+    m.points[0].point = point;
+    m.points[0].anchor_a = point - xf_a.p;
+    m.points[0].anchor_b = point - xf_b.p;
+    m
 }
 
 /// A time of impact query at the target gap, counted in the stats; `None` on bad input.
