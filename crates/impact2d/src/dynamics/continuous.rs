@@ -29,10 +29,11 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use super::body::Body;
 use super::contact::{mix_friction, mix_restitution};
 use super::events::ContactHitEvent;
-use super::handles::NULL;
 use super::handles::ShapeId;
+use super::handles::{NULL, Slots};
 use super::world::{World, WorldDef};
 use crate::geometry::{Aabb, Shape};
 use crate::math::{Sweep, Transform, Vec2};
@@ -265,8 +266,11 @@ impl World {
                 } else {
                     b.continuous && motion > CONTINUOUS_SAFETY_FACTOR * b.min_extent
                 };
-            if !fast && motion <= CONTINUOUS_COVER_DISTANCE {
+            let covered = motion > CONTINUOUS_COVER_DISTANCE;
+            if !covered {
                 cc.growth = cc.growth.max(motion);
+            }
+            if !fast && !covered {
                 continue;
             }
             cc.stats.fast_bodies += u32::from(fast);
@@ -283,7 +287,7 @@ impl World {
                 version: 0,
                 impacts: 0,
                 fast,
-                covered: false,
+                covered,
                 changed: false,
             });
         }
@@ -293,7 +297,9 @@ impl World {
     /// Covers every tracked body's motion in the broad phase, then sweeps the fast ones.
     fn sweep_fast_bodies(&mut self, cc: &mut Continuous) {
         for i in 0..cc.tracks.len() {
-            self.cover(cc, i);
+            if cc.tracks[i].covered {
+                self.cover(cc, i);
+            }
         }
         cc.flagged.clear();
         cc.flagged.extend((0..cc.tracks.len() as u32).filter(|&i| cc.tracks[i as usize].fast));
@@ -318,9 +324,18 @@ impl World {
         cc.tracks[i].covered = true;
     }
 
-    /// Finds the candidate pairs of the flagged tracks (all starting at one time) with the
-    /// broad phase's swept query, and queues their impacts.
+    /// Finds the candidate pairs of the flagged tracks (all starting at one time) and queues
+    /// their impacts.
+    ///
+    /// Each flagged shape's box at the start of its motion, grown by the target gap and by
+    /// the largest motion of the bodies whose boxes do not hold their whole motion, is swept
+    /// through the broad phase ([`BroadPhase::query_swept`](crate::broad_phase::BroadPhase::query_swept)):
+    /// candidates are culled by the swept-AABB time of impact against their fat boxes, which
+    /// hold the partners wherever they are during the step. This is one tree query per fast
+    /// shape, also in dense piles of fast bodies, where a sort and sweep of the fast boxes
+    /// would compare each with a whole column of others.
     fn sweep_flagged(&mut self, cc: &mut Continuous) {
+        cc.pairs.clear();
         for k in 0..cc.flagged.len() {
             let track = cc.tracks[cc.flagged[k] as usize];
             let b = &self.bodies[track.body];
@@ -328,23 +343,36 @@ impl World {
             let mut shape = b.shape_head;
             while shape != NULL {
                 let c = &self.colliders[shape];
-                let start = start_box(&c.geometry, xf0, &track, b.local_center).enlarged(TOI_TARGET + cc.growth);
-                let flagged = self.broad_phase.flag_fast(c.proxy, start, track.c1 - track.c0);
-                debug_assert!(flagged.is_ok(), "{flagged:?}");
+                if !c.sensor {
+                    let start = start_box(&c.geometry, xf0, &track, b.local_center).enlarged(TOI_TARGET + cc.growth);
+                    let (colliders, bodies, pairs) = (&self.colliders, &self.bodies, &mut cc.pairs);
+                    let (slot, tracks) = (&cc.slot, &cc.tracks);
+                    let found = self.broad_phase.query_swept(start, track.c1 - track.c0, |_, user, _| {
+                        let other = user as u32;
+                        let o = &colliders[other];
+                        let pairs_with = o.body != c.body
+                            && !o.sensor
+                            && c.filter.should_pair(&o.filter)
+                            && (bodies[o.body].is_dynamic() || bodies[c.body].is_dynamic())
+                            && !step_motion_is_slow(bodies, slot, tracks, c.body, o.body);
+                        if pairs_with {
+                            let (x, y) = (shape.min(other), shape.max(other));
+                            pairs.push(((u64::from(x) << 32) | u64::from(y), x, y));
+                        }
+                        true
+                    });
+                    debug_assert!(found.is_ok(), "{found:?}");
+                }
                 shape = c.next;
             }
         }
-        let colliders = &self.colliders;
-        let pairs = self.broad_phase.update_swept_pairs(|pair| {
-            let (a, b) = (&colliders[pair.user_a as u32], &colliders[pair.user_b as u32]);
-            a.body != b.body && !a.sensor && !b.sensor
-        });
-        cc.pairs.clear();
-        cc.pairs.extend(pairs.iter().map(|p| (p.pair.key().0, p.pair.user_a as u32, p.pair.user_b as u32)));
+        // Two flagged shapes find each other: each pair once, in key order.
+        cc.pairs.sort_unstable();
+        cc.pairs.dedup();
         cc.stats.swept_pairs += cc.pairs.len() as u32;
         for k in 0..cc.pairs.len() {
             let (key, x, y) = cc.pairs[k];
-            self.queue_impact(cc, key, x.min(y), x.max(y));
+            self.queue_impact(cc, key, x, y);
         }
     }
 
@@ -383,6 +411,7 @@ impl World {
         let (sweep_a, sweep_b) = (self.sweep_of(cc, ca.body, base), self.sweep_of(cc, cb.body, base));
         let (moves_a, moves_b) = (sweep_moves(&sweep_a), sweep_moves(&sweep_b));
         if !(moves_a || moves_b)
+            || self.slow_relative_motion(ca.body, &sweep_a, cb.body, &sweep_b)
             || behind_chain(&ca.geometry, &sweep_a, &sweep_b)
             || behind_chain(&cb.geometry, &sweep_b, &sweep_a)
         {
@@ -415,6 +444,13 @@ impl World {
         let t = base + out.t * (1.0 - base);
         let versions = [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
         cc.events.push(Event { t, key, shape_a, shape_b, versions, point: out.point, normal: out.normal, core });
+    }
+
+    /// True when two bodies move so little relative to each other over the rest of the step
+    /// that neither can pass through the other (the fast-body test applied to their relative
+    /// motion): bodies moving together, as in a flying pile, are left to the contact solver.
+    fn slow_relative_motion(&self, body_a: u32, sweep_a: &Sweep, body_b: u32, sweep_b: &Sweep) -> bool {
+        relative_motion_is_slow(&self.bodies[body_a], sweep_a, &self.bodies[body_b], sweep_b)
     }
 
     /// Resolves an impact at its time: see [`ContinuousMode`].
@@ -584,6 +620,39 @@ impl World {
     pub fn continuous_stats(&self) -> ContinuousStats {
         self.continuous.stats
     }
+}
+
+/// True when two bodies that continuous collision has not redirected in this step moved so
+/// little relative to each other over the whole step that neither can pass through the other
+/// (see `World::slow_relative_motion`): the cheap early-out of the candidate search.
+fn step_motion_is_slow(bodies: &Slots<Body>, slot: &[u32], tracks: &[Track], a: u32, b: u32) -> bool {
+    let sweep = |body: u32| {
+        let redirected = matches!(slot.get(body as usize), Some(&i) if i != NULL && tracks[i as usize].changed);
+        let x = &bodies[body];
+        match (redirected, x.is_awake()) {
+            (true, _) => None,
+            (false, true) => Some(x.sweep),
+            (false, false) => Some(x.still_sweep()),
+        }
+    };
+    match (sweep(a), sweep(b)) {
+        (Some(sa), Some(sb)) => relative_motion_is_slow(&bodies[a], &sa, &bodies[b], &sb),
+        _ => false,
+    }
+}
+
+/// The fast-body test applied to the relative motion of two bodies over their sweeps.
+fn relative_motion_is_slow(a: &Body, sweep_a: &Sweep, b: &Body, sweep_b: &Sweep) -> bool {
+    let relative = ((sweep_a.c2 - sweep_a.c1) - (sweep_b.c2 - sweep_b.c1)).length()
+        + (sweep_a.a2 - sweep_a.a1).abs() * a.max_extent
+        + (sweep_b.a2 - sweep_b.a1).abs() * b.max_extent;
+    let limit = if a.bullet || b.bullet {
+        BULLET_MIN_MOTION
+    } else {
+        let extent = |body: &Body| if body.is_dynamic() { body.min_extent } else { f32::MAX };
+        CONTINUOUS_SAFETY_FACTOR * extent(a).min(extent(b))
+    };
+    relative <= limit
 }
 
 /// Restarts a track at fraction `t` from the pose of `sweep` at `t`, moving by `dp` (meters)
