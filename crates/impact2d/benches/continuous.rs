@@ -122,8 +122,11 @@ fn report(name: &str, build: fn(bool) -> World, warmup: usize) {
     );
 }
 
+/// A scene: its name, its builder (continuous collision on or off) and its warm-up steps.
+type Scene = (&'static str, fn(bool) -> World, usize);
+
 fn bench(c: &mut Criterion) {
-    let scenes: [(&str, fn(bool) -> World, usize); 3] =
+    let scenes: [Scene; 3] =
         [("large_pyramid", large_pyramid, 60), ("smash", smash, 60), ("bullets_1000", bullets, 10)];
     for (name, build, warmup) in scenes {
         report(name, build, warmup);
