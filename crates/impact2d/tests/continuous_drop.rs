@@ -133,3 +133,61 @@ fn a_bullet_never_passes_a_thin_heavy_dynamic_plate() {
         assert!(w.linear_velocity(plate).unwrap().x > 0.0, "the plate was pushed");
     }
 }
+
+#[test]
+fn continuous_settings_are_checked_and_can_be_turned_off() {
+    let bad = [
+        WorldDef { max_impacts_per_body: 0, ..WorldDef::default() },
+        WorldDef { max_rotation: Some(-1.0), ..WorldDef::default() },
+        WorldDef { max_rotation: Some(f32::NAN), ..WorldDef::default() },
+    ];
+    for def in bad {
+        assert!(matches!(World::new(&def), Err(WorldError::InvalidValue { .. })), "{def:?}");
+    }
+    // Off: no statistics, and the fast ball passes the plane (see the drop test).
+    let mut w = World::new(&WorldDef { enable_continuous: false, ..WorldDef::default() }).unwrap();
+    let def = BodyDef { linear_velocity: Vec2::new(0.0, -100.0), ..BodyDef::default() };
+    body(&mut w, def, &circle(0.1), 0.0, 0.6);
+    w.step(DT, SUBSTEPS).unwrap();
+    assert_eq!(w.continuous_stats(), ContinuousStats::default());
+}
+
+#[test]
+fn the_optional_rotation_cap_limits_the_turn_per_step() {
+    let def = WorldDef { gravity: Vec2::ZERO, max_rotation: Some(0.25), ..WorldDef::default() };
+    let mut w = World::new(&def).unwrap();
+    let b = body(&mut w, BodyDef { angular_velocity: 100.0, ..BodyDef::default() }, &boxed(1.0, 0.1), 0.0, 0.6);
+    let a0 = w.angle(b).unwrap();
+    w.step(DT, SUBSTEPS).unwrap();
+    let turned = w.angle(b).unwrap() - a0;
+    assert!((turned - 0.25).abs() < 1e-4, "turned {turned} rad");
+    assert!((w.angular_velocity(b).unwrap() - 0.25 / DT).abs() < 1e-2);
+}
+
+#[test]
+fn continuous_collision_is_deterministic() {
+    let run_once = || {
+        let mut w = world(Vec2::new(0.0, -10.0), ContinuousMode::NoTimeLoss);
+        closed_box(&mut w, Vec2::ZERO, 3.0, 0.01);
+        let mut rng = Lcg(9);
+        let bodies: Vec<BodyId> = (0..20)
+            .map(|i| {
+                let def = BodyDef {
+                    position: Vec2::new(-2.0 + 0.2 * i as f32, rng.range(-2.0, 2.0)),
+                    linear_velocity: Vec2::new(rng.range(-200.0, 200.0), rng.range(-200.0, 200.0)),
+                    angular_velocity: rng.range(-50.0, 50.0),
+                    ..BodyDef::default()
+                };
+                body(&mut w, def, &boxed(0.1, 0.05), 0.9, 0.3)
+            })
+            .collect();
+        run(&mut w, 60, |_, _| {});
+        bodies.iter().map(|&b| (w.world_center(b).unwrap().to_array(), w.angle(b).unwrap())).collect::<Vec<_>>()
+    };
+    let (first, second) = (run_once(), run_once());
+    for (a, b) in first.iter().zip(&second) {
+        assert_eq!(a.0[0].to_bits(), b.0[0].to_bits());
+        assert_eq!(a.0[1].to_bits(), b.0[1].to_bits());
+        assert_eq!(a.1.to_bits(), b.1.to_bits());
+    }
+}

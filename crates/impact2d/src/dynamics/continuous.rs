@@ -8,10 +8,13 @@
 //! 1. **Fast bodies**: a dynamic body whose motion in the step (center displacement plus
 //!    rotation times its largest extent) exceeds half its smallest extent, or a bullet moving
 //!    more than the linear slop.
-//! 2. **Candidates**: each fast shape is flagged in the broad phase with the box of its whole
-//!    sweep (rotation included), and the broad phase's swept pairs are culled by the swept-AABB
-//!    time of impact. Bodies that are not swept but move far have their proxies grown over
-//!    their motion; the query boxes of fast bodies grow by the largest motion of the others.
+//! 2. **Candidates**: tracked bodies that move far have their broad-phase boxes grown over
+//!    their whole motion; the others moved at most a growth distance `G`. Each fast shape's
+//!    box at the start (the tight box, or when turning the circle about the center of mass
+//!    that holds it in any rotation), grown by `G`, is swept through the broad phase
+//!    (`BroadPhase::query_swept`: one tree query, candidates culled by the swept-AABB time of
+//!    impact). Pairs whose relative motion is too small for either to pass the other (a flying
+//!    pile) are left to the contact solver.
 //! 3. **Time of impact**: [`time_of_impact`] with both sweeps (rotation-safe, so no rotation
 //!    clamp is needed). A pair already touching at the start is tried again with the moving
 //!    shapes shrunk to their cores: it is an impact only when the cores meet, that is when a
