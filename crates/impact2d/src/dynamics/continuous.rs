@@ -216,15 +216,23 @@ pub(crate) fn shape_extents(shape: &Shape, center: Vec2) -> (f32, f32) {
     (min.max(LINEAR_SLOP), max)
 }
 
-/// The shape's proxy shrunk about its centroid to [`CONTINUOUS_CORE_FRACTION`].
-fn core_proxy(proxy: &ShapeProxy) -> ShapeProxy {
+/// Whether B's center moves toward A's along `normal` (from A to B) over the sweeps.
+fn approaching(sweep_a: &Sweep, sweep_b: &Sweep, normal: Vec2) -> bool {
+    ((sweep_b.c2 - sweep_b.c1) - (sweep_a.c2 - sweep_a.c1)).dot(normal) < 0.0
+}
+
+/// The shape's proxy shrunk about its centroid to `fraction` (0 gives the centroid).
+fn core_proxy(proxy: &ShapeProxy, fraction: f32) -> ShapeProxy {
     let points = proxy.points();
     let centroid = points.iter().copied().sum::<Vec2>() / points.len() as f32;
+    if fraction == 0.0 {
+        return ShapeProxy::new(&[centroid], 0.0).unwrap_or(*proxy);
+    }
     let mut core = [Vec2::ZERO; crate::settings::MAX_POLYGON_VERTICES];
     for (c, &p) in core.iter_mut().zip(points) {
-        *c = centroid + CONTINUOUS_CORE_FRACTION * (p - centroid);
+        *c = centroid + fraction * (p - centroid);
     }
-    ShapeProxy::new(&core[..points.len()], CONTINUOUS_CORE_FRACTION * proxy.radius()).unwrap_or(*proxy)
+    ShapeProxy::new(&core[..points.len()], fraction * proxy.radius()).unwrap_or(*proxy)
 }
 
 /// Whether a sweep moves at all.
@@ -422,19 +430,31 @@ impl World {
         }
         let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
         let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
-        let (out, core) = match toi(cc, &pa, &sweep_a, &pb, &sweep_b) {
-            Some(out) if impact(&out) => (out, false),
-            Some(out) if out.state != ToiState::Separated => {
-                // Touching at the start: an impact only if the cores of the moving shapes meet.
-                let core_a = if moves_a { core_proxy(&pa) } else { pa };
-                let core_b = if moves_b { core_proxy(&pb) } else { pb };
-                match toi(cc, &core_a, &sweep_a, &core_b, &sweep_b) {
-                    Some(out) if impact(&out) => (out, true),
-                    _ => return,
+        // Shapes touching at the start are tried again with the moving shapes shrunk to their
+        // cores, then to their centroids: an impact only when those meet, that is when a body
+        // is about to pass through.
+        let mut found = None;
+        for (level, fraction) in [1.0, CONTINUOUS_CORE_FRACTION, 0.0].into_iter().enumerate() {
+            let core_a = if moves_a && level > 0 { core_proxy(&pa, fraction) } else { pa };
+            let core_b = if moves_b && level > 0 { core_proxy(&pb, fraction) } else { pb };
+            match toi(cc, &core_a, &sweep_a, &core_b, &sweep_b) {
+                Some(out) if impact(&out) => {
+                    found = Some((out, level > 0));
+                    break;
                 }
+                // The centroids touch and approach (a body pressed through another by a
+                // third): an impact now, which stops the approach.
+                Some(out)
+                    if level == 2 && out.state == ToiState::Hit && approaching(&sweep_a, &sweep_b, out.normal) =>
+                {
+                    found = Some((out, true));
+                    break;
+                }
+                Some(out) if out.state != ToiState::Separated => continue,
+                _ => return,
             }
-            _ => return,
-        };
+        }
+        let Some((out, core)) = found else { return };
         let is_chain = |shape: &Shape| matches!(shape, Shape::ChainSegment(_));
         if !core && (is_chain(&ca.geometry) || is_chain(&cb.geometry)) {
             // A chain segment may hand the contact over to its neighbor (its ghost vertices
@@ -645,15 +665,19 @@ fn step_motion_is_slow(bodies: &Slots<Body>, slot: &[u32], tracks: &[Track], a: 
 }
 
 /// The fast-body test applied to the relative motion of two bodies over their sweeps.
+/// Only for two dynamic bodies: against static and kinematic shapes every tracked motion is
+/// swept, since a body pressed deep into a wall by others may pass it with a small motion.
 fn relative_motion_is_slow(a: &Body, sweep_a: &Sweep, b: &Body, sweep_b: &Sweep) -> bool {
+    if !(a.is_dynamic() && b.is_dynamic()) {
+        return false;
+    }
     let relative = ((sweep_a.c2 - sweep_a.c1) - (sweep_b.c2 - sweep_b.c1)).length()
         + (sweep_a.a2 - sweep_a.a1).abs() * a.max_extent
         + (sweep_b.a2 - sweep_b.a1).abs() * b.max_extent;
     let limit = if a.bullet || b.bullet {
         BULLET_MIN_MOTION
     } else {
-        let extent = |body: &Body| if body.is_dynamic() { body.min_extent } else { f32::MAX };
-        CONTINUOUS_SAFETY_FACTOR * extent(a).min(extent(b))
+        CONTINUOUS_SAFETY_FACTOR * a.min_extent.min(b.min_extent)
     };
     relative <= limit
 }
@@ -741,7 +765,21 @@ fn solve_impact(
         }
         *slot = (ra, rb, mass(n), mass(tangent), target, 0.0, 0.0);
     }
-    let points = &mut points[..m.count.min(2)];
+    let mut count = m.count.min(2);
+    if points[..count].iter().any(|p| p.4 > 0.0) {
+        // A bouncing impact acts at the bouncing points only: a point that was not approaching
+        // would otherwise be stopped dead when the bounce turns the body into it, which loses
+        // energy. If it approaches later, the re-sweep or the contact solver handles it.
+        let mut kept = 0;
+        for i in 0..count {
+            if points[i].4 > 0.0 {
+                points[kept] = points[i];
+                kept += 1;
+            }
+        }
+        count = kept;
+    }
+    let points = &mut points[..count];
     let apply = |a: &mut ImpactBody, b: &mut ImpactBody, ra: Vec2, rb: Vec2, impulse: Vec2| {
         a.v -= a.inv_mass * impulse;
         a.w -= a.inv_inertia * ra.perp_dot(impulse);
