@@ -132,7 +132,7 @@ struct Event {
     /// B; zero when the query ran out of iterations.
     point: Vec2,
     normal: Vec2,
-    /// The impact is between the cores: the shapes overlap already.
+    /// The impact is between the cores or the centroids: the shapes overlap already.
     core: bool,
 }
 
@@ -166,9 +166,12 @@ pub(crate) struct Continuous {
     slot: Vec<u32>,
     tracks: Vec<Track>,
     events: BinaryHeap<Event>,
-    /// How far (meters) any untracked body moved in the step.
+    /// How far (meters) any moving body whose broad-phase boxes were not grown over its
+    /// motion moved in the step: the query boxes of fast shapes grow by this much.
     growth: f32,
+    /// Candidate pairs of a sweep: (key, shape, shape), the smaller shape first.
     pairs: Vec<(u64, u32, u32)>,
+    /// The tracks to sweep next, all starting at one time.
     flagged: Vec<u32>,
 }
 
