@@ -37,6 +37,8 @@ pub struct Costs {
     pub narrow: f64,
     /// Solver: [`StepProfile::solve`] and [`StepProfile::finalize`].
     pub solver: f64,
+    /// Continuous collision ([`StepProfile::continuous`]).
+    pub continuous: f64,
     /// Sleep and the rest of the step.
     pub other: f64,
 }
@@ -50,13 +52,15 @@ impl Costs {
         let sum = |f: fn(&StepProfile) -> f64| profiles.iter().map(f).sum::<f64>();
         let total = sum(|p| p.total).max(f64::MIN_POSITIVE);
         let (broad, narrow, solver) = (sum(|p| p.pairs), sum(|p| p.collide), sum(|p| p.solve + p.finalize));
+        let continuous = sum(|p| p.continuous);
         Costs {
             median_ms: percentile(0.5),
             p95_ms: percentile(0.95),
             broad: broad / total,
             narrow: narrow / total,
             solver: solver / total,
-            other: (total - broad - narrow - solver).max(0.0) / total,
+            continuous: continuous / total,
+            other: (total - broad - narrow - solver - continuous).max(0.0) / total,
         }
     }
 }
@@ -120,8 +124,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode, RunError> {
             pct(c.narrow),
             pct(c.solver),
             pct(c.other),
-            // The world does not time continuous collision separately yet.
-            "-"
+            pct(c.continuous)
         ))?;
     }
     Ok(ExitCode::SUCCESS)
@@ -132,7 +135,7 @@ mod tests {
     use super::*;
 
     fn profile(pairs: f64, collide: f64, solve: f64, total: f64) -> StepProfile {
-        StepProfile { pairs, collide, solve, finalize: 0.0, sleep: 0.0, total }
+        StepProfile { pairs, collide, solve, finalize: 0.0, continuous: 0.05 * total, sleep: 0.0, total }
     }
 
     #[test]
@@ -143,6 +146,6 @@ mod tests {
         let c = Costs::of(&profiles);
         assert_eq!((c.median_ms, c.p95_ms), (11.0, 19.0));
         assert!((c.broad - 0.1).abs() < 1e-12 && (c.narrow - 0.2).abs() < 1e-12 && (c.solver - 0.5).abs() < 1e-12);
-        assert!((c.other - 0.2).abs() < 1e-12);
+        assert!((c.continuous - 0.05).abs() < 1e-12 && (c.other - 0.15).abs() < 1e-12);
     }
 }

@@ -170,6 +170,8 @@ struct Outputs {
     bounds: Aabb,
     png_height: u32,
     step: u32,
+    /// The step of the last frame made: a frame shows the impacts since then.
+    last_frame_step: u32,
     frames_written: u32,
 }
 
@@ -199,7 +201,7 @@ impl Outputs {
         let stride = frame_stride(steps, scene.scene().bodies.len());
         let mut replay = Replay::new(scene);
         replay.set_contact_budget(CONTACT_BUDGET / (steps / stride + 2) as usize);
-        let first = frame_of(sim, args.replay.is_some());
+        let first = frame_of(sim, args.replay.is_some(), 0);
         if args.replay.is_some() {
             replay.push_frame(0.0, &first.poses, &first.contacts, &first.tois).expect("world poses are finite");
         }
@@ -217,6 +219,7 @@ impl Outputs {
             bounds,
             png_height,
             step: 0,
+            last_frame_step: 0,
             frames_written: 0,
         };
         outputs.write_every_frame(&first)?;
@@ -235,7 +238,8 @@ impl Outputs {
         if !(every || replay || png) {
             return Ok(());
         }
-        let frame = frame_of(sim, true);
+        let frame = frame_of(sim, true, self.last_frame_step);
+        self.last_frame_step = self.step;
         if replay {
             self.replay
                 .push_frame(frame.time, &frame.poses, &frame.contacts, &frame.tois)
@@ -304,14 +308,14 @@ impl Outputs {
     }
 }
 
-/// The frame of the simulation's current state; contacts only when `contacts`.
-fn frame_of(sim: &Simulation, contacts: bool) -> Frame {
+/// The frame of the simulation's current state, with the impacts of the steps after step
+/// `since`; contacts only when `contacts`.
+fn frame_of(sim: &Simulation, contacts: bool, since: u32) -> Frame {
     Frame {
         time: sim.time() as f32,
         poses: sim.poses(),
         contacts: if contacts { sim.contacts() } else { Vec::new() },
-        // The world does not report time-of-impact events yet.
-        tois: Vec::new(),
+        tois: sim.tois_since(since),
         contacts_left_out: false,
     }
 }
@@ -372,9 +376,12 @@ fn print_summary(summary: &Summary, wall: Duration, written: &[String]) -> io::R
         s.mean_touching_contacts,
         s.max_touching_contacts
     )?;
-    if s.outside_start_bounds > 0 {
-        writeln!(out, "  {} dynamic bodies ended outside the box the scene started in", s.outside_start_bounds)?;
-    }
+    writeln!(
+        out,
+        "  continuous collision: {} time-of-impact queries, {} impacts; {} dynamic bodies ended outside the box \
+         the scene started in",
+        s.toi_calls, s.impacts, s.outside_start_bounds
+    )?;
     for line in written {
         writeln!(out, "  {line}")?;
     }

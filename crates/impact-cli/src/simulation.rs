@@ -25,7 +25,7 @@ use impact2d::{Aabb, Shape, StepProfile, Transform, Vec2, WorldError};
 use serde::Serialize;
 
 use crate::build::{BuildError, SceneWorld, build_world};
-use crate::replay::{BodyPose, BodyState, ContactPoint};
+use crate::replay::{BodyPose, BodyState, ContactPoint, ToiEvent};
 use crate::scene::{BodyType, ValidScene};
 
 /// A scene being run.
@@ -41,6 +41,11 @@ pub struct Simulation {
     built: SceneWorld,
     profiles: Vec<StepProfile>,
     touching: Vec<u32>,
+    /// The impacts continuous collision resolved, with the step (counted from 1) of each.
+    tois: Vec<(u32, ToiEvent)>,
+    /// Time-of-impact queries and impacts of continuous collision over all steps.
+    toi_calls: u64,
+    impacts: u64,
     /// The box around every shape as the scene starts (m).
     start_bounds: Option<Aabb>,
 }
@@ -87,6 +92,9 @@ impl Simulation {
             built,
             profiles: Vec::new(),
             touching: Vec::new(),
+            tois: Vec::new(),
+            toi_calls: 0,
+            impacts: 0,
             start_bounds,
         })
     }
@@ -98,7 +106,20 @@ impl Simulation {
         self.built.world.step(self.time_step, self.substeps)?;
         self.profiles.push(self.built.world.profile());
         self.touching.push(self.built.world.touching_contact_count() as u32);
+        let stats = self.built.world.continuous_stats();
+        self.toi_calls += u64::from(stats.toi_calls);
+        self.impacts += u64::from(stats.impacts);
+        let step = self.steps();
+        let found = self.built.world.impact_events().iter().filter(|e| e.normal != Vec2::ZERO);
+        self.tois.extend(found.map(|e| (step, ToiEvent { point: e.point, normal: e.normal })));
         Ok(())
+    }
+
+    /// The impacts continuous collision resolved in the steps after step `step` (steps
+    /// count from 1), in the order they happened: where each one met and its normal.
+    pub fn tois_since(&self, step: u32) -> Vec<ToiEvent> {
+        let first = self.tois.partition_point(|&(s, _)| s <= step);
+        self.tois[first..].iter().map(|&(_, e)| e).collect()
     }
 
     /// The steps taken.
@@ -243,8 +264,8 @@ impl Simulation {
             contact_pairs: self.built.world.contact_count() as u64,
             awake_bodies: self.built.world.awake_body_count() as u64,
             outside_start_bounds: self.outside_start_bounds(),
-            toi_calls: None,
-            impacts: None,
+            toi_calls: self.toi_calls,
+            impacts: self.impacts,
         }
     }
 }
@@ -359,11 +380,12 @@ pub struct Statistics {
     /// Dynamic bodies whose origin ended outside the box around every shape at the start: in
     /// a closed scene such as the showcase, the bodies that passed through its walls.
     pub outside_start_bounds: u64,
-    /// Time-of-impact queries of continuous collision; `null` until the world reports them.
-    pub toi_calls: Option<u64>,
-    /// Bodies continuous collision stopped at a time of impact; `null` until the world
-    /// reports them.
-    pub impacts: Option<u64>,
+    /// Time-of-impact queries continuous collision ran, over all steps
+    /// ([`impact2d::ContinuousStats::toi_calls`]).
+    pub toi_calls: u64,
+    /// Impacts continuous collision resolved, over all steps
+    /// ([`impact2d::ContinuousStats::impacts`]).
+    pub impacts: u64,
 }
 
 #[cfg(test)]
@@ -393,7 +415,8 @@ mod tests {
         assert_eq!(run.poses()[1].state, BodyState::Asleep);
         assert_eq!(summary.statistics.max_touching_contacts, 1);
         assert_eq!(summary.statistics.outside_start_bounds, 0);
-        assert!(summary.statistics.toi_calls.is_none());
+        // A box falling 2 m is never fast for its size: no time of impact is needed.
+        assert_eq!((summary.statistics.toi_calls, summary.statistics.impacts), (0, 0));
     }
 
     /// The trace line and the summary say the same thing as the world.
@@ -430,6 +453,33 @@ mod tests {
         let mut run = Simulation::new(&scene).unwrap();
         run.step().unwrap();
         assert_eq!(run.poses()[3].state, BodyState::Bullet);
+    }
+
+    /// The ball at 150 m/s onto the 2 cm plane: continuous collision stops it on the plane,
+    /// and the run keeps the impact with its step.
+    #[test]
+    fn the_thin_plane_ball_stays_above_and_its_impact_is_recorded() {
+        let scene = scenes::find("thin_plane").unwrap().scene().validate().unwrap();
+        let mut run = Simulation::new(&scene).unwrap();
+        let mut impact_step = None;
+        for step in 1..=120 {
+            run.step().unwrap();
+            let y = run.poses()[1].position.y;
+            assert!(y > 0.0, "step {step}: the ball is at {y}, below the plane's middle");
+            if impact_step.is_none() && !run.tois_since(step - 1).is_empty() {
+                impact_step = Some(step);
+            }
+        }
+        // 5 m at 150 m/s (2.5 m per step) and a little gravity: the surface meets the plane
+        // during the second step.
+        let first = impact_step.expect("an impact");
+        assert_eq!(first, 2);
+        let toi = run.tois_since(first - 1)[0];
+        assert!(toi.point.y.abs() < 0.03 && toi.point.x.abs() < 1e-3, "{toi:?}");
+        assert!((toi.normal.y.abs() - 1.0).abs() < 1e-3, "{toi:?}");
+        let summary = run.summary();
+        assert!(summary.statistics.impacts >= 1 && summary.statistics.toi_calls >= summary.statistics.impacts);
+        assert_eq!(summary.statistics.outside_start_bounds, 0);
     }
 
     #[test]

@@ -124,3 +124,35 @@ pub const MAX_SUBSTEPS: u32 = 256;
 /// color share no dynamic body, so they are solved four at a time in SIMD lanes; a
 /// constraint that finds no free color (a body with very many contacts) is solved alone.
 pub const GRAPH_COLOR_COUNT: usize = 24;
+
+// ---- Continuous collision (see `dynamics/continuous.rs`) ----
+
+/// A body is fast, and swept by continuous collision, when its motion in a step (the
+/// distance its center moves plus its rotation times its largest extent) exceeds its
+/// smallest extent times this factor. Slower bodies cannot pass a wall: their center stays
+/// on the near side, and the speculative contacts and push-out handle them. Source: Box2D
+/// v3's fast-body test.
+pub const CONTINUOUS_SAFETY_FACTOR: f32 = 0.5;
+
+/// A bullet is swept whenever it moves more than this (meters) in a step, whatever its size.
+pub const BULLET_MIN_MOTION: f32 = LINEAR_SLOP;
+
+/// Default cap on the impacts continuous collision resolves for one body in one step. A body
+/// that reaches it keeps its new velocity but stops at its last impact pose for the rest of
+/// the step, so the cost of a step stays bounded (a body wedged in a corner).
+pub const DEFAULT_MAX_IMPACTS_PER_BODY: u32 = 8;
+
+/// The core of a shape, for shapes that already touch at the start of a sweep: the shape
+/// shrunk about its centroid to this fraction. Such a pair is left to the contact solver
+/// unless the cores meet during the step, which only a body about to pass through can do.
+/// Source: the core-shape idea of Box2D v3's continuous collision.
+pub const CONTINUOUS_CORE_FRACTION: f32 = 0.5;
+
+/// Iterations of the small impulse solve at a time of impact (one pair, at most two points).
+pub const TOI_SOLVER_ITERATIONS: u32 = 8;
+
+/// A body moving more than this (meters) in a step that is not swept itself still has its
+/// broad-phase boxes grown over its whole motion while continuous collision runs, so fast
+/// bodies find it wherever it was during the step. Slower bodies are covered by growing the
+/// fast bodies' query boxes by the largest such motion instead.
+pub const CONTINUOUS_COVER_DISTANCE: f32 = 0.25;

@@ -41,10 +41,14 @@ pub struct BodyDef {
     pub gravity_scale: f32,
     /// A body with fixed rotation never turns (its inverse rotational inertia is zero).
     pub fixed_rotation: bool,
-    /// A fast body that should also not tunnel through other dynamic bodies (used by
-    /// continuous collision).
+    /// A bullet is swept by continuous collision whenever it moves more than
+    /// [`BULLET_MIN_MOTION`](crate::settings::BULLET_MIN_MOTION) in a step, not only when it
+    /// is fast for its size (see [`BodyDef::continuous`]). For small, fast, important bodies.
     pub bullet: bool,
-    /// Continuous collision against static geometry (used by continuous collision).
+    /// Continuous collision: when the body moves more than half its smallest extent in a
+    /// step ([`CONTINUOUS_SAFETY_FACTOR`](crate::settings::CONTINUOUS_SAFETY_FACTOR)), its
+    /// motion is swept against every other shape (static, kinematic and dynamic, fast or
+    /// not) so it cannot pass through any. Default true; ignored for bullets.
     pub continuous: bool,
     /// Whether the body starts awake. A sleeping body wakes when touched.
     pub awake: bool,
@@ -160,6 +164,10 @@ pub(crate) struct Body {
     pub fixed_rotation: bool,
     pub bullet: bool,
     pub continuous: bool,
+    /// The smallest and largest extent of the body's shapes about the center of mass
+    /// (meters), for the fast-body test of continuous collision.
+    pub min_extent: f32,
+    pub max_extent: f32,
     pub sleep_allowed: bool,
     /// Position in the world's awake set; `NULL` when asleep (and always for static bodies).
     pub awake_index: u32,
@@ -208,6 +216,8 @@ impl Body {
             fixed_rotation: def.fixed_rotation,
             bullet: def.bullet,
             continuous: def.continuous,
+            min_extent: 0.0,
+            max_extent: 0.0,
             sleep_allowed: def.sleep_allowed,
             awake_index: NULL,
             sleep_time: 0.0,

@@ -16,6 +16,7 @@
 //! | `collider.rs` | [`ShapeDef`], the world's shape record (geometry, material, filter, proxy, AABB) |
 //! | `contact.rs` | contacts: made and destroyed with broad-phase pairs, the narrow-phase update, touch changes |
 //! | `solver.rs` | the step's solver stages and body integration |
+//! | `continuous.rs` | continuous collision: fast bodies swept, impacts in time order, no time lost ([`ContinuousMode`], [`ContinuousStats`]) |
 //! | `contact_solver.rs` | contact constraints in colored bundles of four: prepare, warm start, solve, relax, restitution, store |
 //! | `island.rs` | persistent islands, sleeping and waking |
 //! | `events.rs` | event types and buffers |
@@ -44,6 +45,7 @@ mod body;
 mod collider;
 mod contact;
 mod contact_solver;
+mod continuous;
 mod error;
 mod events;
 mod handles;
@@ -54,6 +56,7 @@ mod world;
 
 pub use body::{BodyDef, BodyType};
 pub use collider::ShapeDef;
+pub use continuous::{ContinuousMode, ContinuousStats, ImpactEvent};
 pub use error::WorldError;
 pub use events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent};
 pub use handles::{BodyId, ShapeId};

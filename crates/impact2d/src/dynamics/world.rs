@@ -6,6 +6,7 @@ use super::bit_set::BitSet;
 use super::body::{Body, BodyDef, BodyType, check_angle};
 use super::collider::{Collider, ShapeDef};
 use super::contact::{Contact, PairMap, PointImpulse, TouchChange, mix_friction, mix_restitution};
+use super::continuous::{Continuous, ContinuousMode, shape_extents};
 use super::error::{WorldError, check_finite, check_non_negative, check_vector};
 use super::events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, Events, SensorBeginEvent, SensorEndEvent};
 use super::handles::{BodyId, NULL, ShapeId, Slots};
@@ -17,7 +18,7 @@ use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::Manifold;
 use crate::settings::{
     DEFAULT_CONTACT_DAMPING_RATIO, DEFAULT_CONTACT_HERTZ, DEFAULT_CONTACT_PUSH_MAX_SPEED, DEFAULT_HIT_EVENT_THRESHOLD,
-    DEFAULT_MAX_LINEAR_SPEED, DEFAULT_RESTITUTION_THRESHOLD, MAX_SUBSTEPS,
+    DEFAULT_MAX_IMPACTS_PER_BODY, DEFAULT_MAX_LINEAR_SPEED, DEFAULT_RESTITUTION_THRESHOLD, LINEAR_SLOP, MAX_SUBSTEPS,
 };
 
 /// The settings of a world. Units: meters, kilograms, seconds.
@@ -44,6 +45,20 @@ pub struct WorldDef {
     pub enable_sleep: bool,
     /// Whether each step starts from the last step's impulses. Default true.
     pub enable_warm_starting: bool,
+    /// Continuous collision: fast bodies and bullets are swept so they pass through nothing
+    /// (see [`BodyDef::continuous`](super::BodyDef::continuous)). Default true.
+    pub enable_continuous: bool,
+    /// What continuous collision does with the rest of a step after an impact. Default
+    /// [`ContinuousMode::NoTimeLoss`].
+    pub continuous_mode: ContinuousMode,
+    /// The most impacts continuous collision resolves for one body in one step (at least 1);
+    /// a body reaching it stops at its last impact pose for the rest of the step. Default
+    /// [`DEFAULT_MAX_IMPACTS_PER_BODY`].
+    pub max_impacts_per_body: u32,
+    /// The most a dynamic body may turn in a step (radians, finite and positive), by capping
+    /// its angular speed at the start of each step; `None` (the default) for no cap. The
+    /// time of impact is rotation-safe, so continuous collision does not need it.
+    pub max_rotation: Option<f32>,
 }
 
 impl Default for WorldDef {
@@ -58,6 +73,10 @@ impl Default for WorldDef {
             max_linear_speed: DEFAULT_MAX_LINEAR_SPEED,
             enable_sleep: true,
             enable_warm_starting: true,
+            enable_continuous: true,
+            continuous_mode: ContinuousMode::NoTimeLoss,
+            max_impacts_per_body: DEFAULT_MAX_IMPACTS_PER_BODY,
+            max_rotation: None,
         }
     }
 }
@@ -70,7 +89,8 @@ impl WorldDef {
         check_non_negative(self.contact_push_max_speed, "contact push max speed")?;
         check_non_negative(self.restitution_threshold, "restitution threshold")?;
         check_non_negative(self.hit_event_threshold, "hit event threshold")?;
-        check_non_negative(self.max_linear_speed, "max linear speed")
+        check_non_negative(self.max_linear_speed, "max linear speed")?;
+        super::continuous::validate(self)
     }
 }
 
@@ -85,6 +105,8 @@ pub struct StepProfile {
     pub solve: f64,
     /// New poses, sweeps, AABBs and broad-phase moves.
     pub finalize: f64,
+    /// Continuous collision: fast bodies swept, impacts resolved.
+    pub continuous: f64,
     /// Sleep timers, island splitting and sleeping.
     pub sleep: f64,
     /// The whole step.
@@ -131,6 +153,7 @@ pub struct World {
     /// Events collected during a step, and by calls between steps, for the next step's lists.
     pub(crate) pending_events: Events,
     pub(crate) solver: Solver,
+    pub(crate) continuous: Continuous,
     /// Static proxies were added or removed: the static tree is rebuilt before the next step.
     static_dirty: bool,
     step_count: u64,
@@ -164,6 +187,7 @@ impl World {
             events: Events::default(),
             pending_events: Events::default(),
             solver: Solver::default(),
+            continuous: Continuous::default(),
             static_dirty: false,
             step_count: 0,
             profile: StepProfile::default(),
@@ -202,8 +226,11 @@ impl World {
         let t_pairs = Instant::now();
         self.update_contacts();
         let t_collide = Instant::now();
+        self.clamp_rotation(dt);
         self.solve(dt, substeps);
         let t_solve = Instant::now();
+        self.solve_continuous(dt);
+        let t_continuous = Instant::now();
         self.update_sleep(dt, self.step_count);
         let t_sleep = Instant::now();
         self.events.append(&mut self.pending_events);
@@ -216,7 +243,8 @@ impl World {
             collide: ms(t_pairs, t_collide),
             solve: ms(t_collide, t_solve) - self.solver.finalize_ms,
             finalize: self.solver.finalize_ms,
-            sleep: ms(t_solve, t_sleep),
+            continuous: ms(t_solve, t_continuous),
+            sleep: ms(t_continuous, t_sleep),
             total: ms(start, Instant::now()),
         };
         Ok(())
@@ -870,6 +898,7 @@ impl World {
     /// none. The origin stays put; the center of mass moves with the new local center, and
     /// the velocity of the new center follows from the angular velocity.
     fn update_mass(&mut self, index: u32) {
+        self.update_extents(index);
         let (mut mass, mut first, mut inertia_at_origin) = (0.0f64, glam::DVec2::ZERO, 0.0f64);
         let mut shape = self.bodies[index].shape_head;
         while shape != NULL {
@@ -901,6 +930,22 @@ impl World {
         let shift = b.center - old_center;
         b.linear_velocity += Vec2::new(-b.angular_velocity * shift.y, b.angular_velocity * shift.x);
         b.sweep = b.still_sweep();
+        self.update_extents(index);
+    }
+
+    /// The smallest and largest extents of a body's shapes about its center of mass.
+    fn update_extents(&mut self, index: u32) {
+        let (mut min, mut max) = (f32::MAX, 0.0f32);
+        let center = self.bodies[index].local_center;
+        let mut shape = self.bodies[index].shape_head;
+        while shape != NULL {
+            let c = &self.colliders[shape];
+            let (lo, hi) = shape_extents(&c.geometry, center);
+            (min, max) = (min.min(lo), max.max(hi));
+            shape = c.next;
+        }
+        let b = &mut self.bodies[index];
+        (b.min_extent, b.max_extent) = (if min == f32::MAX { LINEAR_SLOP } else { min }, max);
     }
 
     // ---- statistics ----

@@ -1,0 +1,856 @@
+//! Continuous collision: fast bodies, bullets and spinning bodies do not pass through shapes.
+//!
+//! Runs after the solver has moved the bodies (each with its sweep from the pose at the start
+//! of the step to the pose at its end) and before sleep. Source: Catto, "Continuous
+//! Collision", GDC 2013 ("move to the time of impact and perform a sub-step"), with the
+//! fast-body test, core shapes and chain early-outs of Box2D v3.
+//!
+//! 1. **Fast bodies**: a dynamic body whose motion in the step (center displacement plus
+//!    rotation times its largest extent) exceeds half its smallest extent, or a bullet moving
+//!    more than the linear slop.
+//! 2. **Candidates**: tracked bodies that move far have their broad-phase boxes grown over
+//!    their whole motion; the others moved at most a growth distance `G`. Each fast shape's
+//!    box at the start (the tight box, or when turning the circle about the center of mass
+//!    that holds it in any rotation), grown by `G`, is swept through the broad phase
+//!    (`BroadPhase::query_swept`: one tree query, candidates culled by the swept-AABB time of
+//!    impact). Pairs whose relative motion is too small for either to pass the other (a flying
+//!    pile) are left to the contact solver.
+//! 3. **Time of impact**: [`time_of_impact`] with both sweeps (rotation-safe, so no rotation
+//!    clamp is needed). A pair already touching at the start is tried again with the moving
+//!    shapes shrunk to their cores: it is an impact only when the cores meet, that is when a
+//!    body is about to pass through. A body starting behind a one-sided chain segment ignores
+//!    it.
+//! 4. **Impacts in time order** (ties by pair key): both bodies are put at their poses at
+//!    the time of impact. In [`ContinuousMode::NoTimeLoss`] (the default), a small impulse
+//!    solve on the manifold there (restitution and friction) gives new velocities, the bodies
+//!    move on for the rest of the step, and their new motion is swept again; a body that
+//!    reaches [`WorldDef::max_impacts_per_body`] stops at its last impact pose. In
+//!    [`ContinuousMode::StopAtImpact`] (Box2D v3 and rapier), fast bodies stop at the time of
+//!    impact and keep their velocity.
+//! 5. The bodies take their final poses; their proxies move in the broad phase.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::body::Body;
+use super::contact::{mix_friction, mix_restitution};
+use super::events::ContactHitEvent;
+use super::handles::ShapeId;
+use super::handles::{NULL, Slots};
+use super::world::{World, WorldDef};
+use crate::geometry::{Aabb, Shape};
+use crate::math::{Sweep, Transform, Vec2};
+use crate::narrow_phase::{Manifold, collide};
+use crate::query::{ShapeProxy, ToiOutput, ToiState, time_of_impact};
+use crate::settings::{
+    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_COVER_DISTANCE, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP,
+    SPECULATIVE_DISTANCE, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
+};
+
+/// What continuous collision does with the rest of a step after an impact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ContinuousMode {
+    /// The impact is resolved at the time of impact (a small impulse solve with restitution
+    /// and friction) and the bodies move on with their new velocities for the rest of the
+    /// step, so no time is lost (Catto, GDC 2013: "move to the time of impact and perform a
+    /// sub-step").
+    #[default]
+    NoTimeLoss,
+    /// A fast body stops at the time of impact, keeps its velocity and loses the rest of the
+    /// step; the contact solver resolves the impact at the next step (Box2D v3 and rapier).
+    /// Cheaper, but a bouncing body visibly hitches.
+    StopAtImpact,
+}
+
+/// What continuous collision did in the last step ([`World::continuous_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContinuousStats {
+    /// Bodies found fast (or bullets that moved), whose motion was swept.
+    pub fast_bodies: u32,
+    /// Candidate pairs that survived the swept-AABB culling (all sweeps, re-sweeps included).
+    pub swept_pairs: u32,
+    /// Time of impact queries run (core-shape retries included).
+    pub toi_calls: u32,
+    /// Outer iterations (closest-feature evaluations) of those queries, summed.
+    pub toi_iterations: u32,
+    /// Root-finder iterations of those queries, summed.
+    pub toi_root_iterations: u32,
+    /// Impacts resolved, in time order.
+    pub impacts: u32,
+    /// Impulse sub-steps solved at times of impact ([`ContinuousMode::NoTimeLoss`] only).
+    pub substeps: u32,
+    /// Impacts after which a body reached the impact cap and stopped for the rest of the step.
+    pub capped: u32,
+}
+
+/// An impact continuous collision resolved in the last step ([`World::impact_events`]), in
+/// time order: where the time of impact found two shapes meeting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImpactEvent {
+    /// The shape with the smaller handle.
+    pub shape_a: ShapeId,
+    /// The other shape.
+    pub shape_b: ShapeId,
+    /// The time of impact as a fraction of the step, in [0, 1].
+    pub fraction: f32,
+    /// The contact point (world, meters) at the time of impact; zero when the query ran out
+    /// of iterations before finding one.
+    pub point: Vec2,
+    /// The contact normal from A to B (unit; zero with the point).
+    pub normal: Vec2,
+}
+
+/// The motion of a body that continuous collision follows: from (`c0`, `a0`) at the
+/// fraction `t0` of the step to (`c1`, `a1`) at its end.
+#[derive(Clone, Copy, Debug)]
+struct Track {
+    body: u32,
+    /// Where the body was at the start of the step (center, angle).
+    start_c: Vec2,
+    start_a: f32,
+    t0: f32,
+    c0: Vec2,
+    a0: f32,
+    c1: Vec2,
+    a1: f32,
+    /// Bumped whenever the motion changes, so older impact events go stale.
+    version: u32,
+    impacts: u32,
+    fast: bool,
+    /// The body's proxies hold the box of its whole motion.
+    covered: bool,
+    changed: bool,
+}
+
+impl Track {
+    /// The sweep of the rest of the step from the fraction `t` (`t >= t0`).
+    fn sweep_from(&self, local_center: Vec2, t: f32) -> Sweep {
+        let f = if self.t0 < 1.0 { ((t - self.t0) / (1.0 - self.t0)).clamp(0.0, 1.0) } else { 0.0 };
+        Sweep {
+            local_center,
+            c1: self.c0 + f * (self.c1 - self.c0),
+            c2: self.c1,
+            a1: self.a0 + f * (self.a1 - self.a0),
+            a2: self.a1,
+        }
+    }
+}
+
+/// A possible impact: shapes `shape_a` < `shape_b` reach the target gap at fraction `t`.
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    t: f32,
+    key: u64,
+    shape_a: u32,
+    shape_b: u32,
+    /// The versions of the bodies' motions the time was computed with.
+    versions: [u32; 2],
+    /// Where the time of impact found the contact (world, meters) and its normal from A to
+    /// B; zero when the query ran out of iterations.
+    point: Vec2,
+    normal: Vec2,
+    /// The impact is between the cores or the centroids: the shapes overlap already.
+    core: bool,
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Event {}
+
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Event {
+    /// Reversed, so the max-heap pops the earliest event (ties by pair key, then shapes).
+    fn cmp(&self, other: &Self) -> Ordering {
+        let key = |e: &Event| (e.t.to_bits(), e.key, e.shape_a, e.shape_b);
+        key(other).cmp(&key(self))
+    }
+}
+
+/// The scratch state of continuous collision, kept between steps.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Continuous {
+    pub stats: ContinuousStats,
+    /// The impacts of the last step, in the order they were resolved.
+    pub impacts: Vec<ImpactEvent>,
+    /// By body index: the body's track, or `NULL`.
+    slot: Vec<u32>,
+    tracks: Vec<Track>,
+    events: BinaryHeap<Event>,
+    /// How far (meters) any moving body whose broad-phase boxes were not grown over its
+    /// motion moved in the step: the query boxes of fast shapes grow by this much.
+    growth: f32,
+    /// Candidate pairs of a sweep: (key, shape, shape), the smaller shape first.
+    pairs: Vec<(u64, u32, u32)>,
+    /// The tracks to sweep next, all starting at one time.
+    flagged: Vec<u32>,
+}
+
+impl Continuous {
+    fn track_of(&self, body: u32) -> Option<usize> {
+        match self.slot.get(body as usize) {
+            Some(&i) if i != NULL => Some(i as usize),
+            _ => None,
+        }
+    }
+}
+
+/// A body as the impulse solve at a time of impact sees it.
+#[derive(Clone, Copy, Debug)]
+struct ImpactBody {
+    v: Vec2,
+    w: f32,
+    inv_mass: f32,
+    inv_inertia: f32,
+    center: Vec2,
+}
+
+impl ImpactBody {
+    fn velocity_at(&self, r: Vec2) -> Vec2 {
+        self.v + Vec2::new(-self.w * r.y, self.w * r.x)
+    }
+}
+
+/// The smallest and largest extent (meters) of a shape about `center` (body coordinates):
+/// the smallest distance from its centroid to its surface, and the radius of the circle about
+/// `center` holding it. Segments have no inside: their smallest extent is the linear slop.
+pub(crate) fn shape_extents(shape: &Shape, center: Vec2) -> (f32, f32) {
+    let proxy = ShapeProxy::from_shape(shape);
+    let max = proxy.max_distance_from(center) + proxy.radius();
+    let min = match shape {
+        Shape::Circle(c) => c.radius(),
+        Shape::Capsule(c) => c.radius(),
+        Shape::Polygon(p) => {
+            let c = p.centroid();
+            let inner = p.vertices().iter().zip(p.normals()).map(|(v, n)| n.dot(*v - c)).fold(f32::MAX, f32::min);
+            inner + p.radius()
+        }
+        Shape::Segment(_) | Shape::ChainSegment(_) => LINEAR_SLOP,
+    };
+    (min.max(LINEAR_SLOP), max)
+}
+
+/// Whether B's center moves toward A's along `normal` (from A to B) over the sweeps.
+fn approaching(sweep_a: &Sweep, sweep_b: &Sweep, normal: Vec2) -> bool {
+    ((sweep_b.c2 - sweep_b.c1) - (sweep_a.c2 - sweep_a.c1)).dot(normal) < 0.0
+}
+
+/// The shape's proxy shrunk about its centroid to `fraction` (0 gives the centroid).
+fn core_proxy(proxy: &ShapeProxy, fraction: f32) -> ShapeProxy {
+    let points = proxy.points();
+    let centroid = points.iter().copied().sum::<Vec2>() / points.len() as f32;
+    if fraction == 0.0 {
+        return ShapeProxy::new(&[centroid], 0.0).unwrap_or(*proxy);
+    }
+    let mut core = [Vec2::ZERO; crate::settings::MAX_POLYGON_VERTICES];
+    for (c, &p) in core.iter_mut().zip(points) {
+        *c = centroid + fraction * (p - centroid);
+    }
+    ShapeProxy::new(&core[..points.len()], fraction * proxy.radius()).unwrap_or(*proxy)
+}
+
+/// Whether a sweep moves at all.
+fn sweep_moves(s: &Sweep) -> bool {
+    s.c1 != s.c2 || s.a1 != s.a2
+}
+
+impl World {
+    /// Continuous collision for the step of `dt` seconds just solved (see the module docs).
+    pub(crate) fn solve_continuous(&mut self, dt: f32) {
+        let mut cc = std::mem::take(&mut self.continuous);
+        cc.stats = ContinuousStats::default();
+        cc.impacts.clear();
+        if self.def.enable_continuous && self.find_fast_bodies(&mut cc) {
+            self.sweep_fast_bodies(&mut cc);
+            while let Some(event) = cc.events.pop() {
+                if self.is_current(&cc, &event) {
+                    self.resolve(&mut cc, &event, dt);
+                }
+            }
+            self.finish_tracks(&mut cc);
+        }
+        for track in &cc.tracks {
+            cc.slot[track.body as usize] = NULL;
+        }
+        cc.tracks.clear();
+        cc.events.clear();
+        self.continuous = cc;
+    }
+
+    /// Tracks the fast bodies and the far-moving ones; true when some body is fast.
+    fn find_fast_bodies(&self, cc: &mut Continuous) -> bool {
+        cc.slot.resize(self.bodies.items.len(), NULL);
+        cc.growth = 0.0;
+        for &index in &self.awake {
+            let b = &self.bodies[index];
+            let s = &b.sweep;
+            let motion = (s.c2 - s.c1).length() + (s.a2 - s.a1).abs() * b.max_extent;
+            let fast = b.is_dynamic()
+                && b.shape_count > 0
+                && if b.bullet {
+                    motion > BULLET_MIN_MOTION
+                } else {
+                    b.continuous && motion > CONTINUOUS_SAFETY_FACTOR * b.min_extent
+                };
+            let covered = motion > CONTINUOUS_COVER_DISTANCE;
+            if !covered {
+                cc.growth = cc.growth.max(motion);
+            }
+            if !fast && !covered {
+                continue;
+            }
+            cc.stats.fast_bodies += u32::from(fast);
+            cc.slot[index as usize] = cc.tracks.len() as u32;
+            cc.tracks.push(Track {
+                body: index,
+                start_c: s.c1,
+                start_a: s.a1,
+                t0: 0.0,
+                c0: s.c1,
+                a0: s.a1,
+                c1: s.c2,
+                a1: s.a2,
+                version: 0,
+                impacts: 0,
+                fast,
+                covered,
+                changed: false,
+            });
+        }
+        cc.stats.fast_bodies > 0
+    }
+
+    /// Covers every tracked body's motion in the broad phase, then sweeps the fast ones.
+    fn sweep_fast_bodies(&mut self, cc: &mut Continuous) {
+        for i in 0..cc.tracks.len() {
+            if cc.tracks[i].covered {
+                self.cover(cc, i);
+            }
+        }
+        cc.flagged.clear();
+        cc.flagged.extend((0..cc.tracks.len() as u32).filter(|&i| cc.tracks[i as usize].fast));
+        self.sweep_flagged(cc);
+    }
+
+    /// Grows the proxies of track `i`'s body over the rest of its motion, so that any body
+    /// sweeping later finds it wherever it is during the step.
+    fn cover(&mut self, cc: &mut Continuous, i: usize) {
+        let track = cc.tracks[i];
+        let b = &self.bodies[track.body];
+        let (xf0, xf1) = (pose(b.local_center, track.c0, track.a0), pose(b.local_center, track.c1, track.a1));
+        let mut shape = b.shape_head;
+        while shape != NULL {
+            let c = &self.colliders[shape];
+            let start = start_box(&c.geometry, xf0, &track, b.local_center);
+            let end = if track.a0 == track.a1 { c.geometry.aabb(xf1) } else { start.translated(track.c1 - track.c0) };
+            let moved = self.broad_phase.move_proxy(c.proxy, start.union(&end));
+            debug_assert!(moved.is_ok(), "{moved:?}");
+            shape = c.next;
+        }
+        cc.tracks[i].covered = true;
+    }
+
+    /// Finds the candidate pairs of the flagged tracks (all starting at one time) and queues
+    /// their impacts.
+    ///
+    /// Each flagged shape's box at the start of its motion, grown by the target gap and by
+    /// the largest motion of the bodies whose boxes do not hold their whole motion, is swept
+    /// through the broad phase ([`BroadPhase::query_swept`](crate::broad_phase::BroadPhase::query_swept)):
+    /// candidates are culled by the swept-AABB time of impact against their fat boxes, which
+    /// hold the partners wherever they are during the step. This is one tree query per fast
+    /// shape, also in dense piles of fast bodies, where a sort and sweep of the fast boxes
+    /// would compare each with a whole column of others.
+    fn sweep_flagged(&mut self, cc: &mut Continuous) {
+        cc.pairs.clear();
+        for k in 0..cc.flagged.len() {
+            let track = cc.tracks[cc.flagged[k] as usize];
+            let b = &self.bodies[track.body];
+            let xf0 = pose(b.local_center, track.c0, track.a0);
+            let mut shape = b.shape_head;
+            while shape != NULL {
+                let c = &self.colliders[shape];
+                if !c.sensor {
+                    let start = start_box(&c.geometry, xf0, &track, b.local_center).enlarged(TOI_TARGET + cc.growth);
+                    let (colliders, bodies, pairs) = (&self.colliders, &self.bodies, &mut cc.pairs);
+                    let (slot, tracks) = (&cc.slot, &cc.tracks);
+                    let found = self.broad_phase.query_swept(start, track.c1 - track.c0, |_, user, _| {
+                        let other = user as u32;
+                        let o = &colliders[other];
+                        let pairs_with = o.body != c.body
+                            && !o.sensor
+                            && c.filter.should_pair(&o.filter)
+                            && (bodies[o.body].is_dynamic() || bodies[c.body].is_dynamic())
+                            && !step_motion_is_slow(bodies, slot, tracks, c.body, o.body);
+                        if pairs_with {
+                            let (x, y) = (shape.min(other), shape.max(other));
+                            pairs.push(((u64::from(x) << 32) | u64::from(y), x, y));
+                        }
+                        true
+                    });
+                    debug_assert!(found.is_ok(), "{found:?}");
+                }
+                shape = c.next;
+            }
+        }
+        // Two flagged shapes find each other: each pair once, in key order.
+        cc.pairs.sort_unstable();
+        cc.pairs.dedup();
+        cc.stats.swept_pairs += cc.pairs.len() as u32;
+        for k in 0..cc.pairs.len() {
+            let (key, x, y) = cc.pairs[k];
+            self.queue_impact(cc, key, x, y);
+        }
+    }
+
+    /// The sweep of a body over the rest of the step from the fraction `t`.
+    fn sweep_of(&self, cc: &Continuous, body: u32, t: f32) -> Sweep {
+        let b = &self.bodies[body];
+        match cc.track_of(body) {
+            Some(i) => cc.tracks[i].sweep_from(b.local_center, t),
+            None if b.is_awake() => {
+                let s = &b.sweep;
+                Sweep { c1: s.center_at(t), a1: s.a1 + t * (s.a2 - s.a1), ..*s }
+            }
+            None => b.still_sweep(),
+        }
+    }
+
+    fn version_of(&self, cc: &Continuous, body: u32) -> u32 {
+        cc.track_of(body).map_or(0, |i| cc.tracks[i].version)
+    }
+
+    /// Whether an event was computed with the bodies' current motions.
+    fn is_current(&self, cc: &Continuous, e: &Event) -> bool {
+        let (a, b) = (self.colliders[e.shape_a].body, self.colliders[e.shape_b].body);
+        e.versions == [self.version_of(cc, a), self.version_of(cc, b)]
+    }
+
+    /// Computes when two shapes first reach the target gap in the rest of the step and
+    /// queues the impact, if any.
+    fn queue_impact(&self, cc: &mut Continuous, key: u64, shape_a: u32, shape_b: u32) {
+        let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
+        let t0 = |body| cc.track_of(body).map_or(0.0, |i| cc.tracks[i].t0);
+        let base = t0(ca.body).max(t0(cb.body));
+        if base >= 1.0 {
+            return;
+        }
+        let (sweep_a, sweep_b) = (self.sweep_of(cc, ca.body, base), self.sweep_of(cc, cb.body, base));
+        let (moves_a, moves_b) = (sweep_moves(&sweep_a), sweep_moves(&sweep_b));
+        if !(moves_a || moves_b)
+            || self.slow_relative_motion(ca.body, &sweep_a, cb.body, &sweep_b)
+            || behind_chain(&ca.geometry, &sweep_a, &sweep_b)
+            || behind_chain(&cb.geometry, &sweep_b, &sweep_a)
+        {
+            return;
+        }
+        let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
+        let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
+        // Shapes touching at the start are tried again with the moving shapes shrunk to their
+        // cores, then to their centroids: an impact only when those meet, that is when a body
+        // is about to pass through.
+        let mut found = None;
+        for (level, fraction) in [1.0, CONTINUOUS_CORE_FRACTION, 0.0].into_iter().enumerate() {
+            let core_a = if moves_a && level > 0 { core_proxy(&pa, fraction) } else { pa };
+            let core_b = if moves_b && level > 0 { core_proxy(&pb, fraction) } else { pb };
+            match toi(cc, &core_a, &sweep_a, &core_b, &sweep_b) {
+                Some(out) if impact(&out) => {
+                    found = Some((out, level > 0));
+                    break;
+                }
+                // The centroids touch and approach (a body pressed through another by a
+                // third): an impact now, which stops the approach.
+                Some(out)
+                    if level == 2 && out.state == ToiState::Hit && approaching(&sweep_a, &sweep_b, out.normal) =>
+                {
+                    found = Some((out, true));
+                    break;
+                }
+                Some(out) if out.state != ToiState::Separated => continue,
+                _ => return,
+            }
+        }
+        let Some((out, core)) = found else { return };
+        let is_chain = |shape: &Shape| matches!(shape, Shape::ChainSegment(_));
+        if !core && (is_chain(&ca.geometry) || is_chain(&cb.geometry)) {
+            // A chain segment may hand the contact over to its neighbor (its ghost vertices
+            // say so): then this is no impact.
+            let (xf_a, xf_b) = (sweep_a.transform_at(out.t), sweep_b.transform_at(out.t));
+            if collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE).is_empty() {
+                return;
+            }
+        }
+        let t = base + out.t * (1.0 - base);
+        let versions = [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
+        cc.events.push(Event { t, key, shape_a, shape_b, versions, point: out.point, normal: out.normal, core });
+    }
+
+    /// True when two bodies move so little relative to each other over the rest of the step
+    /// that neither can pass through the other (the fast-body test applied to their relative
+    /// motion): bodies moving together, as in a flying pile, are left to the contact solver.
+    fn slow_relative_motion(&self, body_a: u32, sweep_a: &Sweep, body_b: u32, sweep_b: &Sweep) -> bool {
+        relative_motion_is_slow(&self.bodies[body_a], sweep_a, &self.bodies[body_b], sweep_b)
+    }
+
+    /// Resolves an impact at its time: see [`ContinuousMode`].
+    fn resolve(&mut self, cc: &mut Continuous, e: &Event, dt: f32) {
+        cc.stats.impacts += 1;
+        let id = |i: u32| ShapeId::new(i, self.colliders.generations[i as usize]);
+        cc.impacts.push(ImpactEvent {
+            shape_a: id(e.shape_a),
+            shape_b: id(e.shape_b),
+            fraction: e.t,
+            point: e.point,
+            normal: e.normal,
+        });
+        let (ba, bb) = (self.colliders[e.shape_a].body, self.colliders[e.shape_b].body);
+        let (sweep_a, sweep_b) = (self.sweep_of(cc, ba, e.t), self.sweep_of(cc, bb, e.t));
+        if self.def.continuous_mode == ContinuousMode::StopAtImpact {
+            for (body, sweep) in [(ba, sweep_a), (bb, sweep_b)] {
+                if let Some(i) = cc.track_of(body).filter(|&i| cc.tracks[i].fast) {
+                    restart(&mut cc.tracks[i], e.t, &sweep, Vec2::ZERO, 0.0);
+                }
+            }
+            return;
+        }
+        let (xf_a, xf_b) = (sweep_a.transform_at(0.0), sweep_b.transform_at(0.0));
+        let (ca, cb) = (&self.colliders[e.shape_a], &self.colliders[e.shape_b]);
+        let (friction, restitution) =
+            (mix_friction(ca.friction, cb.friction), mix_restitution(ca.restitution, cb.restitution));
+        let mut a = self.impact_body(ba, sweep_a.c1);
+        let mut b = self.impact_body(bb, sweep_b.c1);
+        let mut manifold = if e.core {
+            Manifold::EMPTY
+        } else {
+            collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE)
+        };
+        if manifold.is_empty() && e.normal != Vec2::ZERO {
+            // The cores meet (the shapes overlap, and the manifold's deepest points need not
+            // be where the approach is), or the shapes are beyond the speculative distance:
+            // the contact the time of impact found.
+            manifold = single_point(e.point, e.normal, xf_a, xf_b);
+        }
+        let hit = solve_impact(&mut a, &mut b, &manifold, friction, restitution, self.def.restitution_threshold);
+        cc.stats.substeps += 1;
+        self.report_hit(e, &manifold, hit);
+        let remaining = (1.0 - e.t) * dt;
+        cc.flagged.clear();
+        for (body, sweep, state) in [(ba, sweep_a, a), (bb, sweep_b, b)] {
+            if !self.bodies[body].is_dynamic() {
+                continue;
+            }
+            let body_ref = &mut self.bodies[body];
+            body_ref.linear_velocity = state.v;
+            body_ref.angular_velocity = state.w;
+            let i = self.track(cc, body);
+            let track = &mut cc.tracks[i];
+            track.impacts += 1;
+            let stop = manifold.is_empty() || track.impacts >= self.def.max_impacts_per_body;
+            if stop {
+                cc.stats.capped += u32::from(!manifold.is_empty());
+                restart(track, e.t, &sweep, Vec2::ZERO, 0.0);
+            } else {
+                restart(track, e.t, &sweep, remaining * state.v, remaining * state.w);
+                cc.flagged.push(i as u32);
+            }
+        }
+        for k in 0..cc.flagged.len() {
+            self.cover(cc, cc.flagged[k] as usize);
+        }
+        self.sweep_flagged(cc);
+    }
+
+    /// A hit event for an impact faster than the hit event threshold, as the contact solver
+    /// reports them; `hit` is the fastest point and its approach speed (m/s).
+    fn report_hit(&mut self, e: &Event, manifold: &Manifold, hit: Option<(usize, f32)>) {
+        let (ca, cb) = (&self.colliders[e.shape_a], &self.colliders[e.shape_b]);
+        let Some((point, approach_speed)) = hit else { return };
+        if approach_speed <= self.def.hit_event_threshold || !(ca.enable_hit_events || cb.enable_hit_events) {
+            return;
+        }
+        let id = |i: u32| ShapeId::new(i, self.colliders.generations[i as usize]);
+        self.solver.hits.push(ContactHitEvent {
+            shape_a: id(e.shape_a),
+            shape_b: id(e.shape_b),
+            point: manifold.points[point].point,
+            normal: manifold.normal,
+            approach_speed,
+        });
+    }
+
+    /// The track of a body, made from its sweep if it has none.
+    fn track(&self, cc: &mut Continuous, body: u32) -> usize {
+        if let Some(i) = cc.track_of(body) {
+            return i;
+        }
+        let s = self.sweep_of(cc, body, 0.0);
+        cc.slot[body as usize] = cc.tracks.len() as u32;
+        cc.tracks.push(Track {
+            body,
+            start_c: s.c1,
+            start_a: s.a1,
+            t0: 0.0,
+            c0: s.c1,
+            a0: s.a1,
+            c1: s.c2,
+            a1: s.a2,
+            version: 0,
+            impacts: 0,
+            fast: false,
+            covered: false,
+            changed: false,
+        });
+        cc.tracks.len() - 1
+    }
+
+    fn impact_body(&self, body: u32, center: Vec2) -> ImpactBody {
+        let b = &self.bodies[body];
+        let dynamic = b.is_dynamic();
+        ImpactBody {
+            v: b.linear_velocity,
+            w: b.angular_velocity,
+            inv_mass: if dynamic { b.inv_mass } else { 0.0 },
+            inv_inertia: if dynamic { b.inv_inertia } else { 0.0 },
+            center,
+        }
+    }
+
+    /// The tracked bodies take their final poses and sweeps; their proxies move.
+    fn finish_tracks(&mut self, cc: &mut Continuous) {
+        for k in 0..cc.tracks.len() {
+            let track = cc.tracks[k];
+            if !(track.changed || track.covered) {
+                continue;
+            }
+            let b = &mut self.bodies[track.body];
+            if track.changed {
+                b.set_center_and_angle(track.c1, track.a1);
+                b.sweep = Sweep {
+                    local_center: b.local_center,
+                    c1: track.start_c,
+                    c2: track.c1,
+                    a1: track.start_a,
+                    a2: track.a1,
+                };
+            }
+            let (xf, displacement) = (b.transform, b.sweep.c2 - b.sweep.c1);
+            let mut shape = b.shape_head;
+            while shape != NULL {
+                let c = &mut self.colliders[shape];
+                c.aabb = c.geometry.aabb(xf);
+                let moved = self.broad_phase.move_proxy_predicted(c.proxy, c.aabb, displacement);
+                debug_assert!(moved.is_ok(), "{moved:?}");
+                shape = c.next;
+            }
+            if track.changed && !self.bodies[track.body].is_awake() {
+                self.wake_body_index(track.body);
+            }
+        }
+    }
+
+    /// Caps the angular speed of awake dynamic bodies at `max_rotation / dt` when the world
+    /// has a maximum rotation per step ([`WorldDef::max_rotation`]).
+    pub(crate) fn clamp_rotation(&mut self, dt: f32) {
+        let Some(max_rotation) = self.def.max_rotation else { return };
+        let max_speed = max_rotation / dt;
+        for &index in &self.awake {
+            let b = &mut self.bodies[index];
+            if b.is_dynamic() && b.angular_velocity.abs() > max_speed {
+                b.angular_velocity = max_speed.copysign(b.angular_velocity);
+            }
+        }
+    }
+
+    /// What continuous collision did in the last step: fast bodies, time of impact queries
+    /// and their iterations, impacts and impulse sub-steps. All zero when continuous collision
+    /// is off ([`WorldDef::enable_continuous`]).
+    pub fn continuous_stats(&self) -> ContinuousStats {
+        self.continuous.stats
+    }
+
+    /// The impacts continuous collision resolved in the last step, in time order (ties by
+    /// shape pair): the same world stepped the same way reports the same list.
+    pub fn impact_events(&self) -> &[ImpactEvent] {
+        &self.continuous.impacts
+    }
+}
+
+/// True when two bodies that continuous collision has not redirected in this step moved so
+/// little relative to each other over the whole step that neither can pass through the other
+/// (see `World::slow_relative_motion`): the cheap early-out of the candidate search.
+fn step_motion_is_slow(bodies: &Slots<Body>, slot: &[u32], tracks: &[Track], a: u32, b: u32) -> bool {
+    let sweep = |body: u32| {
+        let redirected = matches!(slot.get(body as usize), Some(&i) if i != NULL && tracks[i as usize].changed);
+        let x = &bodies[body];
+        match (redirected, x.is_awake()) {
+            (true, _) => None,
+            (false, true) => Some(x.sweep),
+            (false, false) => Some(x.still_sweep()),
+        }
+    };
+    match (sweep(a), sweep(b)) {
+        (Some(sa), Some(sb)) => relative_motion_is_slow(&bodies[a], &sa, &bodies[b], &sb),
+        _ => false,
+    }
+}
+
+/// The fast-body test applied to the relative motion of two bodies over their sweeps.
+/// Only for two dynamic bodies: against static and kinematic shapes every tracked motion is
+/// swept, since a body pressed deep into a wall by others may pass it with a small motion.
+fn relative_motion_is_slow(a: &Body, sweep_a: &Sweep, b: &Body, sweep_b: &Sweep) -> bool {
+    if !(a.is_dynamic() && b.is_dynamic()) {
+        return false;
+    }
+    let relative = ((sweep_a.c2 - sweep_a.c1) - (sweep_b.c2 - sweep_b.c1)).length()
+        + (sweep_a.a2 - sweep_a.a1).abs() * a.max_extent
+        + (sweep_b.a2 - sweep_b.a1).abs() * b.max_extent;
+    let limit = if a.bullet || b.bullet {
+        BULLET_MIN_MOTION
+    } else {
+        CONTINUOUS_SAFETY_FACTOR * a.min_extent.min(b.min_extent)
+    };
+    relative <= limit
+}
+
+/// Restarts a track at fraction `t` from the pose of `sweep` at `t`, moving by `dp` (meters)
+/// and `da` (radians) over the rest of the step.
+fn restart(track: &mut Track, t: f32, sweep: &Sweep, dp: Vec2, da: f32) {
+    track.t0 = t;
+    track.c0 = sweep.c1;
+    track.a0 = sweep.a1;
+    track.c1 = sweep.c1 + dp;
+    track.a1 = sweep.a1 + da;
+    track.version += 1;
+    track.changed = true;
+}
+
+/// A manifold of one point (world, meters) with a normal from A to B.
+fn single_point(point: Vec2, normal: Vec2, xf_a: Transform, xf_b: Transform) -> Manifold {
+    let mut m = Manifold { normal, count: 1, ..Manifold::EMPTY };
+    m.points[0].point = point;
+    m.points[0].anchor_a = point - xf_a.p;
+    m.points[0].anchor_b = point - xf_b.p;
+    m
+}
+
+/// A time of impact query at the target gap, counted in the stats; `None` on bad input.
+fn toi(cc: &mut Continuous, pa: &ShapeProxy, sa: &Sweep, pb: &ShapeProxy, sb: &Sweep) -> Option<ToiOutput> {
+    cc.stats.toi_calls += 1;
+    let out = time_of_impact(pa, sa, pb, sb, 1.0, TOI_TARGET, TOI_TOLERANCE).ok()?;
+    cc.stats.toi_iterations += out.iterations;
+    cc.stats.toi_root_iterations += out.root_iterations;
+    Some(out)
+}
+
+/// A body's transform from its center of mass and angle.
+fn pose(local_center: Vec2, center: Vec2, angle: f32) -> Transform {
+    Sweep { local_center, c1: center, c2: center, a1: angle, a2: angle }.transform_at(0.0)
+}
+
+/// The box of a shape at the start of a track: its tight box when the body does not turn,
+/// else the box of the circle about the center of mass that holds the shape in any rotation.
+fn start_box(shape: &Shape, xf0: Transform, track: &Track, local_center: Vec2) -> Aabb {
+    if track.a0 == track.a1 {
+        return shape.aabb(xf0);
+    }
+    let (_, reach) = shape_extents(shape, local_center);
+    Aabb::new(track.c0 - Vec2::splat(reach), track.c0 + Vec2::splat(reach))
+}
+
+/// True when `shape` is a one-sided chain segment and the other body's center starts behind
+/// it: a body coming from behind a chain passes through it.
+fn behind_chain(shape: &Shape, sweep: &Sweep, other: &Sweep) -> bool {
+    let Shape::ChainSegment(chain) = shape else { return false };
+    let xf = sweep.transform_at(0.0);
+    let (p1, normal) = (xf.apply(chain.segment().point1()), xf.q.rotate(chain.normal()));
+    (other.c1 - p1).dot(normal) < 0.0
+}
+
+/// The impulse solve of one impact (sequential impulses on the manifold points, friction
+/// and restitution): approaching points bounce back at `restitution` times their approach
+/// speed when faster than `threshold` (m/s), and otherwise stop approaching. Returns the
+/// fastest approaching point and its approach speed (m/s), if any point approached.
+fn solve_impact(
+    a: &mut ImpactBody,
+    b: &mut ImpactBody,
+    m: &Manifold,
+    friction: f32,
+    restitution: f32,
+    threshold: f32,
+) -> Option<(usize, f32)> {
+    let mut fastest: Option<(usize, f32)> = None;
+    let (n, tangent) = (m.normal, Vec2::new(-m.normal.y, m.normal.x));
+    let mut points = [(Vec2::ZERO, Vec2::ZERO, 0.0f32, 0.0f32, 0.0f32, 0.0f32, 0.0f32); 2];
+    for (i, (slot, p)) in points.iter_mut().zip(m.points()).enumerate() {
+        let (ra, rb) = (p.point - a.center, p.point - b.center);
+        let mass = |dir: Vec2| {
+            let (rna, rnb) = (ra.perp_dot(dir), rb.perp_dot(dir));
+            let k = a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
+            if k > 0.0 { 1.0 / k } else { 0.0 }
+        };
+        let vn = (b.velocity_at(rb) - a.velocity_at(ra)).dot(n);
+        let target = if restitution > 0.0 && vn < -threshold { -restitution * vn } else { 0.0 };
+        if vn < 0.0 && fastest.is_none_or(|(_, speed)| -vn > speed) {
+            fastest = Some((i, -vn));
+        }
+        *slot = (ra, rb, mass(n), mass(tangent), target, 0.0, 0.0);
+    }
+    let mut count = m.count.min(2);
+    if points[..count].iter().any(|p| p.4 > 0.0) {
+        // A bouncing impact acts at the bouncing points only: a point that was not approaching
+        // would otherwise be stopped dead when the bounce turns the body into it, which loses
+        // energy. If it approaches later, the re-sweep or the contact solver handles it.
+        let mut kept = 0;
+        for i in 0..count {
+            if points[i].4 > 0.0 {
+                points[kept] = points[i];
+                kept += 1;
+            }
+        }
+        count = kept;
+    }
+    let points = &mut points[..count];
+    let apply = |a: &mut ImpactBody, b: &mut ImpactBody, ra: Vec2, rb: Vec2, impulse: Vec2| {
+        a.v -= a.inv_mass * impulse;
+        a.w -= a.inv_inertia * ra.perp_dot(impulse);
+        b.v += b.inv_mass * impulse;
+        b.w += b.inv_inertia * rb.perp_dot(impulse);
+    };
+    for _ in 0..TOI_SOLVER_ITERATIONS {
+        for (ra, rb, _, tangent_mass, _, normal_impulse, tangent_impulse) in points.iter_mut() {
+            let vt = (b.velocity_at(*rb) - a.velocity_at(*ra)).dot(tangent);
+            let max = friction * *normal_impulse;
+            let new = (*tangent_impulse - *tangent_mass * vt).clamp(-max, max);
+            apply(a, b, *ra, *rb, (new - *tangent_impulse) * tangent);
+            *tangent_impulse = new;
+        }
+        for (ra, rb, normal_mass, _, target, normal_impulse, _) in points.iter_mut() {
+            let vn = (b.velocity_at(*rb) - a.velocity_at(*ra)).dot(n);
+            let new = (*normal_impulse - *normal_mass * (vn - *target)).max(0.0);
+            apply(a, b, *ra, *rb, (new - *normal_impulse) * n);
+            *normal_impulse = new;
+        }
+    }
+    fastest
+}
+
+/// Checks the continuous collision settings of a [`WorldDef`].
+pub(crate) fn validate(def: &WorldDef) -> Result<(), super::error::WorldError> {
+    use super::error::WorldError;
+    if def.max_impacts_per_body == 0 {
+        return Err(WorldError::InvalidValue { what: "max impacts per body", requirement: "at least 1" });
+    }
+    match def.max_rotation {
+        Some(r) if !(r.is_finite() && r > 0.0) => {
+            Err(WorldError::InvalidValue { what: "max rotation", requirement: "finite and positive" })
+        }
+        _ => Ok(()),
+    }
+}
