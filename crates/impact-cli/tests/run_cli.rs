@@ -287,9 +287,16 @@ fn bench_prints_a_line_per_scene() {
     assert!(lines[0].starts_with("scene") && lines[0].contains("median ms") && lines[0].contains("p95 ms"), "{out}");
     let fields: Vec<&str> = lines[1].split_whitespace().collect();
     assert_eq!(&fields[..3], ["box_pile", "41", "20"], "{out}");
-    let shares: f64 = fields[5..9].iter().map(|f| f.trim_end_matches('%').parse::<f64>().unwrap()).sum();
-    assert!((shares - 100.0).abs() < 0.5, "{out}");
-    assert_eq!(fields[9], "-");
+    // Broad, narrow, solver, other and continuous add up to the whole step.
+    let share = |line: &str| -> Vec<f64> {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        fields[5..10].iter().map(|f| f.trim_end_matches('%').parse::<f64>().unwrap()).collect()
+    };
+    for line in &lines[1..] {
+        assert!((share(line).iter().sum::<f64>() - 100.0).abs() < 0.5, "{out}");
+    }
+    // The 150 m/s ball of thin_plane needs continuous collision; it has a share of the step.
+    assert!(share(lines[2])[4] > 0.0, "{out}");
     let output = impact_in(&dir, &["bench", "nope"]);
     assert_eq!(output.status.code(), Some(2));
 }
