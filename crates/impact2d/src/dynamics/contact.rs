@@ -288,7 +288,7 @@ impl World {
                 } else {
                     collide(&ca.geometry, body_a.transform, &cb.geometry, body_b.transform, SPECULATIVE_DISTANCE)
                 };
-                if let Some(body) = deep_in_fixed_shape(bodies, c.body_a, c.body_b, &manifold) {
+                if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &manifold) {
                     deep.push(body);
                 }
                 carry_impulses(&c.manifold, &mut c.impulses, &manifold);

@@ -265,16 +265,18 @@ pub(crate) fn shape_extents(shape: &Shape, center: Vec2) -> (f32, f32) {
     (min.max(LINEAR_SLOP), max)
 }
 
-/// The dynamic body of a contact between bodies `a` and `b` when the other is static or
-/// kinematic and the manifold is deeper than [`CONTINUOUS_DEEP_FRACTION`] of the dynamic
-/// body's smallest extent (see [`Continuous::deep`]).
-pub(crate) fn deep_in_fixed_shape(bodies: &Slots<Body>, a: u32, b: u32, m: &Manifold) -> Option<u32> {
-    let (body, other) = if bodies[a].is_dynamic() { (a, b) } else { (b, a) };
-    if bodies[other].is_dynamic() || !bodies[body].is_dynamic() {
+/// The dynamic body of a contact between bodies `a` and `b` (indices `ia` and `ib`) when
+/// the other is static or kinematic and the manifold is deeper than
+/// [`CONTINUOUS_DEEP_FRACTION`] of the dynamic body's smallest extent (see
+/// [`Continuous::deep`]).
+pub(crate) fn deep_in_fixed_shape(a: &Body, ia: u32, b: &Body, ib: u32, m: &Manifold) -> Option<u32> {
+    // The smallest extent is at least the linear slop: most contacts stop here.
+    let deepest = m.points().iter().map(|p| p.separation).fold(0.0, f32::min);
+    if deepest >= -CONTINUOUS_DEEP_FRACTION * LINEAR_SLOP || a.is_dynamic() == b.is_dynamic() {
         return None;
     }
-    let deepest = m.points().iter().map(|p| p.separation).fold(0.0, f32::min);
-    (deepest < -CONTINUOUS_DEEP_FRACTION * bodies[body].min_extent).then_some(body)
+    let (body, index) = if a.is_dynamic() { (a, ia) } else { (b, ib) };
+    (deepest < -CONTINUOUS_DEEP_FRACTION * body.min_extent).then_some(index)
 }
 
 /// Whether B's center moves toward A's along `normal` (from A to B) over the sweeps.
