@@ -192,7 +192,8 @@ fn thin_walled_box(seed: u64, center: Vec2, mode: ContinuousMode, steps: usize) 
 /// normal is the capsule's side normal, pointing down into the bottom wall, and the contact
 /// solver walked the slow capsule's center 1.2 cm down into the bottom wall over steps 28 to
 /// 35, unswept. Bodies starting a step deep in a wall are now swept whatever their speed.
-/// At 20 km the same scene evolves differently; seed 29 hit the same case there.
+/// At 20 km the scenes evolve differently; there seed 29 did the same with a box pressed into
+/// the top right corner (10 cm past the top wall's inner face by step 15).
 #[test]
 fn seed_7_a_capsule_pressed_into_a_corner_keeps_its_center_inside() {
     let most_deep = thin_walled_box(7, Vec2::ZERO, ContinuousMode::NoTimeLoss, 300);
