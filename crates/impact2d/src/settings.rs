@@ -148,6 +148,14 @@ pub const DEFAULT_MAX_IMPACTS_PER_BODY: u32 = 8;
 /// Source: the core-shape idea of Box2D v3's continuous collision.
 pub const CONTINUOUS_CORE_FRACTION: f32 = 0.5;
 
+/// A dynamic body whose contact with a static or kinematic shape is deeper than this fraction
+/// of its smallest extent at the start of a step is swept by continuous collision in that
+/// step however slowly it moves. A body pressed that deep (by a pile, or let in by the core
+/// shapes above) may lie across a thin wall, where the contact normal need not point out of
+/// the wall; the contact solver may then walk its center through in small steps. A quarter
+/// leaves a margin under the half extent a slow body can move.
+pub const CONTINUOUS_DEEP_FRACTION: f32 = 0.25;
+
 /// Iterations of the small impulse solve at a time of impact (one pair, at most two points).
 pub const TOI_SOLVER_ITERATIONS: u32 = 8;
 

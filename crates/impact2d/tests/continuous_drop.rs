@@ -225,3 +225,37 @@ fn an_impact_event_reports_the_time_point_and_normal_of_the_hit() {
     let y = w.world_center(ball).unwrap().y;
     assert!(y > 0.24 && y < 0.3, "the ball is at {y}");
 }
+
+/// Bodies resting on a floor (a stack of boxes, a capsule, a ball) are never deep in it: no
+/// body is swept for its depth, and nothing is fast once they settle.
+#[test]
+fn bodies_resting_on_a_floor_are_not_swept_as_deep() {
+    let mut w = world(Vec2::new(0.0, -10.0), ContinuousMode::NoTimeLoss);
+    fixed(&mut w, Vec2::new(0.0, -0.005), &boxed(20.0, 0.005));
+    for i in 0..5 {
+        let def = BodyDef { position: Vec2::new(0.0, 0.1 + 0.2 * i as f32), ..BodyDef::default() };
+        body(&mut w, def, &boxed(0.1, 0.1), 0.0, 0.6);
+    }
+    body(&mut w, BodyDef { position: Vec2::new(1.0, 0.05), ..BodyDef::default() }, &capsule(0.3, 0.05), 0.0, 0.6);
+    body(&mut w, BodyDef { position: Vec2::new(-1.0, 0.02), ..BodyDef::default() }, &circle(0.02), 0.0, 0.6);
+    let mut deep = 0;
+    run(&mut w, 120, |w, _| deep += w.continuous_stats().deep_bodies);
+    assert_eq!(deep, 0);
+}
+
+/// A 0.5 m box starting half sunk in a floor 1 cm thick (0.15 m deep, more than a quarter of
+/// its 0.25 m smallest extent) is swept while it moves, however slowly, and its center never
+/// gets below the floor's top.
+#[test]
+fn a_body_starting_deep_in_a_floor_is_swept_and_its_center_stays_above() {
+    let mut w = world(Vec2::new(0.0, -10.0), ContinuousMode::NoTimeLoss);
+    fixed(&mut w, Vec2::new(0.0, -0.005), &boxed(20.0, 0.005));
+    let b = body(&mut w, BodyDef { position: Vec2::new(0.0, 0.1), ..BodyDef::default() }, &boxed(0.25, 0.25), 0.0, 0.6);
+    w.step(DT, SUBSTEPS).unwrap();
+    let stats = w.continuous_stats();
+    assert_eq!((stats.fast_bodies, stats.deep_bodies), (1, 1), "{stats:?}");
+    run(&mut w, 60, |w, step| {
+        let c = w.world_center(b).unwrap();
+        assert!(c.y > 0.0, "step {step}: center at {c}");
+    });
+}

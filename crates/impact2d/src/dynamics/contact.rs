@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::continuous::deep_in_fixed_shape;
 use super::events::{ContactBeginEvent, ContactEndEvent, SensorBeginEvent, SensorEndEvent};
 use super::handles::{NULL, ShapeId};
 use super::world::World;
@@ -268,6 +269,8 @@ impl World {
         let mut changes = std::mem::take(&mut self.touch_changes);
         changes.clear();
         let (bodies, colliders) = (&self.bodies, &self.colliders);
+        let deep = &mut self.continuous.deep;
+        deep.clear();
         for index in self.awake_contacts.ones() {
             let c = &mut self.contacts.items[index as usize];
             let (body_a, body_b) = (&bodies[c.body_a], &bodies[c.body_b]);
@@ -285,6 +288,9 @@ impl World {
                 } else {
                     collide(&ca.geometry, body_a.transform, &cb.geometry, body_b.transform, SPECULATIVE_DISTANCE)
                 };
+                if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &manifold) {
+                    deep.push(body);
+                }
                 carry_impulses(&c.manifold, &mut c.impulses, &manifold);
                 c.manifold = manifold;
                 manifold.count > 0

@@ -6,8 +6,10 @@
 //! fast-body test, core shapes and chain early-outs of Box2D v3.
 //!
 //! 1. **Fast bodies**: a dynamic body whose motion in the step (center displacement plus
-//!    rotation times its largest extent) exceeds half its smallest extent, or a bullet moving
-//!    more than the linear slop.
+//!    rotation times its largest extent) exceeds half its smallest extent, a bullet moving
+//!    more than the linear slop, or a moving body that started the step deep in a static or
+//!    kinematic shape (`CONTINUOUS_DEEP_FRACTION` of its smallest extent), which the contact
+//!    solver may push through a thin wall.
 //! 2. **Candidates**: tracked bodies that move far have their broad-phase boxes grown over
 //!    their whole motion; the others moved at most a growth distance `G`. Each fast shape's
 //!    box at the start (the tight box, or when turning the circle about the center of mass
@@ -43,8 +45,8 @@ use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::{Manifold, collide};
 use crate::query::{ShapeProxy, ToiOutput, ToiState, time_of_impact};
 use crate::settings::{
-    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_COVER_DISTANCE, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP,
-    SPECULATIVE_DISTANCE, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
+    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_COVER_DISTANCE, CONTINUOUS_DEEP_FRACTION,
+    CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP, SPECULATIVE_DISTANCE, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
 };
 
 /// What continuous collision does with the rest of a step after an impact.
@@ -65,8 +67,11 @@ pub enum ContinuousMode {
 /// What continuous collision did in the last step ([`World::continuous_stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ContinuousStats {
-    /// Bodies found fast (or bullets that moved), whose motion was swept.
+    /// Bodies found fast (bullets that moved, and deep bodies), whose motion was swept.
     pub fast_bodies: u32,
+    /// Of those, the bodies swept only because they started the step deep in a static or
+    /// kinematic shape ([`CONTINUOUS_DEEP_FRACTION`] of their smallest extent).
+    pub deep_bodies: u32,
     /// Candidate pairs that survived the swept-AABB culling (all sweeps, re-sweeps included).
     pub swept_pairs: u32,
     /// Time of impact queries run (core-shape retries included).
@@ -123,6 +128,25 @@ struct Track {
 }
 
 impl Track {
+    /// The track of a body's whole motion in the step.
+    fn whole_step(body: u32, s: &Sweep, fast: bool, covered: bool) -> Track {
+        Track {
+            body,
+            start_c: s.c1,
+            start_a: s.a1,
+            t0: 0.0,
+            c0: s.c1,
+            a0: s.a1,
+            c1: s.c2,
+            a1: s.a2,
+            version: 0,
+            impacts: 0,
+            fast,
+            covered,
+            changed: false,
+        }
+    }
+
     /// The sweep of the rest of the step from the fraction `t` (`t >= t0`).
     fn sweep_from(&self, local_center: Vec2, t: f32) -> Sweep {
         let f = if self.t0 < 1.0 { ((t - self.t0) / (1.0 - self.t0)).clamp(0.0, 1.0) } else { 0.0 };
@@ -192,6 +216,9 @@ pub(crate) struct Continuous {
     pairs: Vec<(u64, u32, u32)>,
     /// The tracks to sweep next, all starting at one time.
     flagged: Vec<u32>,
+    /// Bodies that start the step deep in a static or kinematic shape (by body index, from
+    /// the narrow phase; may repeat).
+    pub deep: Vec<u32>,
 }
 
 impl Continuous {
@@ -236,6 +263,20 @@ pub(crate) fn shape_extents(shape: &Shape, center: Vec2) -> (f32, f32) {
         Shape::Segment(_) | Shape::ChainSegment(_) => LINEAR_SLOP,
     };
     (min.max(LINEAR_SLOP), max)
+}
+
+/// The dynamic body of a contact between bodies `a` and `b` (indices `ia` and `ib`) when
+/// the other is static or kinematic and the manifold is deeper than
+/// [`CONTINUOUS_DEEP_FRACTION`] of the dynamic body's smallest extent (see
+/// [`Continuous::deep`]).
+pub(crate) fn deep_in_fixed_shape(a: &Body, ia: u32, b: &Body, ib: u32, m: &Manifold) -> Option<u32> {
+    // The smallest extent is at least the linear slop: most contacts stop here.
+    let deepest = m.points().iter().map(|p| p.separation).fold(0.0, f32::min);
+    if deepest >= -CONTINUOUS_DEEP_FRACTION * LINEAR_SLOP || a.is_dynamic() == b.is_dynamic() {
+        return None;
+    }
+    let (body, index) = if a.is_dynamic() { (a, ia) } else { (b, ib) };
+    (deepest < -CONTINUOUS_DEEP_FRACTION * body.min_extent).then_some(index)
 }
 
 /// Whether B's center moves toward A's along `normal` (from A to B) over the sweeps.
@@ -309,23 +350,34 @@ impl World {
             }
             cc.stats.fast_bodies += u32::from(fast);
             cc.slot[index as usize] = cc.tracks.len() as u32;
-            cc.tracks.push(Track {
-                body: index,
-                start_c: s.c1,
-                start_a: s.a1,
-                t0: 0.0,
-                c0: s.c1,
-                a0: s.a1,
-                c1: s.c2,
-                a1: s.a2,
-                version: 0,
-                impacts: 0,
-                fast,
-                covered,
-                changed: false,
-            });
+            cc.tracks.push(Track::whole_step(index, s, fast, covered));
         }
+        self.track_deep_bodies(cc);
         cc.stats.fast_bodies > 0
+    }
+
+    /// Makes fast the moving bodies that started the step deep in a static or kinematic
+    /// shape, however slowly they move: their centers must not pass the shape either.
+    fn track_deep_bodies(&self, cc: &mut Continuous) {
+        cc.deep.sort_unstable();
+        cc.deep.dedup();
+        for k in 0..cc.deep.len() {
+            let index = cc.deep[k];
+            let b = &self.bodies[index];
+            if !(b.is_awake() && (b.bullet || b.continuous) && sweep_moves(&b.sweep)) {
+                continue;
+            }
+            match cc.track_of(index) {
+                Some(i) if cc.tracks[i].fast => continue,
+                Some(i) => cc.tracks[i].fast = true,
+                None => {
+                    cc.slot[index as usize] = cc.tracks.len() as u32;
+                    cc.tracks.push(Track::whole_step(index, &b.sweep, true, false));
+                }
+            }
+            cc.stats.fast_bodies += 1;
+            cc.stats.deep_bodies += 1;
+        }
     }
 
     /// Covers every tracked body's motion in the broad phase, then sweeps the fast ones.
@@ -592,21 +644,7 @@ impl World {
         }
         let s = self.sweep_of(cc, body, 0.0);
         cc.slot[body as usize] = cc.tracks.len() as u32;
-        cc.tracks.push(Track {
-            body,
-            start_c: s.c1,
-            start_a: s.a1,
-            t0: 0.0,
-            c0: s.c1,
-            a0: s.a1,
-            c1: s.c2,
-            a1: s.a2,
-            version: 0,
-            impacts: 0,
-            fast: false,
-            covered: false,
-            changed: false,
-        });
+        cc.tracks.push(Track::whole_step(body, &s, false, false));
         cc.tracks.len() - 1
     }
 
