@@ -83,6 +83,7 @@ impl Convex {
 
 impl Core {
     /// The core of polygon `p` mapped by `xf`.
+    #[inline]
     pub fn polygon(p: &Polygon, xf: Transform) -> Core {
         let count = p.vertices().len();
         if count == 4 {
@@ -121,6 +122,7 @@ impl Core {
 
     /// [`Core::polygon`] for four vertices (boxes): mapped in lanes, with the scalar mapping's
     /// operations in the same order per lane, then written out as vertices and normals.
+    #[inline]
     fn quad(p: &Polygon, xf: Transform) -> Core {
         let (v, n) = (p.vertices(), p.normals());
         let column = |a: &[Vec2], y: bool| {
