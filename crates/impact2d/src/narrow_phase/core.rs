@@ -266,14 +266,23 @@ fn max_separation_wide(reference: &Core, other: &Core) -> (usize, f32) {
 /// order (the first greatest). Unused lanes repeat edge 0 and are never picked.
 fn max_separation_edge_lanes(reference: &Core, other: &Core) -> (usize, f32) {
     let Lanes { vx: ox, vy: oy, nx, ny } = reference.lanes;
+    let distances = |x: f32, y: f32| nx * (Vec4::splat(x) - ox) + ny * (Vec4::splat(y) - oy);
     let mut least = Vec4::INFINITY;
-    for v in &other.vertices[..other.count] {
-        let d = nx * (Vec4::splat(v.x) - ox) + ny * (Vec4::splat(v.y) - oy);
-        least = least.min(d);
+    if other.count <= 4 {
+        // Four vertices from the lanes (padding repeats vertex 0): no loop count to test.
+        let (xs, ys) = (other.lanes.vx.to_array(), other.lanes.vy.to_array());
+        for j in 0..4 {
+            least = least.min(distances(xs[j], ys[j]));
+        }
+    } else {
+        for v in &other.vertices[..other.count] {
+            least = least.min(distances(v.x, v.y));
+        }
     }
+    // Lanes past the reference's count repeat lane 0, so they never win over it.
     let least = least.to_array();
     let mut best = (0, f32::NEG_INFINITY);
-    for (i, &s) in least[..reference.count].iter().enumerate() {
+    for (i, &s) in least.iter().enumerate() {
         if s > best.1 {
             best = (i, s);
         }
