@@ -204,6 +204,17 @@ impl Core {
     /// The edge whose normal is most anti-parallel to `normal`: the incident edge for a
     /// reference face with that normal. It holds the vertex deepest along `-normal`.
     pub fn incident_edge(&self, normal: Vec2) -> usize {
+        if self.count <= 4 {
+            // The four normals in lanes; padding lanes repeat normal 0, so they never win.
+            let d = Vec4::splat(normal.x) * self.lanes.nx + Vec4::splat(normal.y) * self.lanes.ny;
+            let mut best = (0, f32::INFINITY);
+            for (i, &d) in d.to_array().iter().enumerate() {
+                if d < best.1 {
+                    best = (i, d);
+                }
+            }
+            return best.0;
+        }
         let mut best = (0, f32::INFINITY);
         for (i, &n) in self.normals[..self.count].iter().enumerate() {
             let d = normal.dot(n);
