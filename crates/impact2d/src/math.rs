@@ -5,6 +5,7 @@
 //! rotation over a step is linear in time (constant angular velocity) and may exceed a turn.
 
 pub use glam::Vec2;
+use glam::Vec4;
 
 /// A rotation in the plane, stored as the cosine and sine of its angle.
 ///
@@ -209,27 +210,82 @@ impl SweepEval {
 /// the result is still a unit (cos, sin). NaN and infinities give NaN.
 #[inline]
 pub fn cos_sin(angle: f32) -> (f32, f32) {
-    const TWO_OVER_PI: f32 = std::f32::consts::FRAC_2_PI;
-    // pi/2 split so that k * PIO2_1 and k * PIO2_2 are exact for |k| < 2^12.
-    const PIO2_1: f32 = 1.570_312_5;
-    const PIO2_2: f32 = 4.837_513e-4;
-    const PIO2_3: f32 = 7.549_79e-8;
-
     // Beyond a few thousand turns the three-part reduction loses digits: reduce in f64 first
     // (exact to f32 precision for any finite angle, and still deterministic).
     let angle = if angle.abs() > 1.0e4 { (angle as f64).rem_euclid(std::f64::consts::TAU) as f32 } else { angle };
-    // Round to the nearest quadrant by truncation: f32::round is a libm call on x86-64.
-    // The cast maps NaN to 0, so it never panics.
-    let x = angle * TWO_OVER_PI;
-    let quadrant = (x + 0.5f32.copysign(x)) as i32;
+    let quadrant = nearest_quadrant(angle);
     let k = quadrant as f32;
     let r = ((angle - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
     let z = r * r;
     let sin_r = ((-1.951_529_6e-4 * z + 8.332_161e-3) * z - 1.666_665_5e-1) * z * r + r;
     let cos_r = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
-    // An odd quadrant swaps the functions; quadrants 2 and 3 negate both.
+    in_quadrant(quadrant, cos_r, sin_r)
+}
+
+// pi/2 split so that k * PIO2_1 and k * PIO2_2 are exact for |k| < 2^12 (Cody and Waite).
+const PIO2_1: f32 = 1.570_312_5;
+const PIO2_2: f32 = 4.837_513e-4;
+const PIO2_3: f32 = 7.549_79e-8;
+
+/// The nearest multiple of pi/2 to `angle` (|angle| at most 1e4 rad), rounded by truncation
+/// since f32::round is a libm call on x86-64. The cast maps NaN to 0, so it never panics.
+#[inline]
+fn nearest_quadrant(angle: f32) -> i32 {
+    let x = angle * std::f32::consts::FRAC_2_PI;
+    (x + 0.5f32.copysign(x)) as i32
+}
+
+/// The cosine and sine of `k * pi/2 + r` from those of `r`: an odd quadrant swaps the
+/// functions; quadrants 2 and 3 negate both.
+#[inline]
+fn in_quadrant(quadrant: i32, cos_r: f32, sin_r: f32) -> (f32, f32) {
     let (c, s) = if quadrant & 1 == 0 { (cos_r, sin_r) } else { (-sin_r, cos_r) };
     if quadrant & 2 == 0 { (c, s) } else { (-c, -s) }
+}
+
+/// [`cos_sin`] of four angles in lanes, bit for bit the same: the reduction and both
+/// polynomials run with the same operations in the same order per lane. `None` when an angle
+/// is beyond 1e4 rad (rare: the caller uses [`cos_sin`]), or off x86-64.
+#[inline]
+pub(crate) fn cos_sin_lanes(angle: Vec4) -> Option<(Vec4, Vec4)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        if angle.abs().cmpgt(Vec4::splat(1.0e4)).any() {
+            return None;
+        }
+        let x = angle * std::f32::consts::FRAC_2_PI;
+        let sign_bit = Vec4::splat(-0.0);
+        let half = Vec4::splat(0.5).copysign(x);
+        // SAFETY: SSE2 is part of every x86-64 target; conversions and bit operations on
+        // registers only. |x + 0.5| < 2^31, so truncation matches the scalar `as i32` cast
+        // (NaN lanes become i32::MIN, whose low two bits select like 0, and stay NaN).
+        unsafe {
+            let quadrant = _mm_cvttps_epi32((x + half).into());
+            let k = Vec4::from(_mm_cvtepi32_ps(quadrant));
+            let r = ((angle - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
+            let z = r * r;
+            let sin_r = ((Vec4::splat(-1.951_529_6e-4) * z + 8.332_161e-3) * z - 1.666_665_5e-1) * z * r + r;
+            let cos_r =
+                ((Vec4::splat(2.443_315_7e-5) * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
+            // An odd quadrant swaps the functions (negating the new cosine); quadrants 2 and 3
+            // negate both.
+            let bit = |b: i32| {
+                _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(quadrant, _mm_set1_epi32(b)), _mm_set1_epi32(b)))
+            };
+            let (odd, flip) = (bit(1), bit(2));
+            let neg_sin = _mm_xor_ps(sin_r.into(), sign_bit.into());
+            let c = _mm_or_ps(_mm_and_ps(odd, neg_sin), _mm_andnot_ps(odd, cos_r.into()));
+            let s = _mm_or_ps(_mm_and_ps(odd, cos_r.into()), _mm_andnot_ps(odd, sin_r.into()));
+            let negate = _mm_and_ps(flip, sign_bit.into());
+            Some((Vec4::from(_mm_xor_ps(c, negate)), Vec4::from(_mm_xor_ps(s, negate))))
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = angle;
+        None
+    }
 }
 
 #[cfg(test)]
@@ -246,6 +302,25 @@ mod tests {
             worst = worst.max((c as f64 - c64).abs()).max((s as f64 - s64).abs());
         }
         assert!(worst < 2.0e-7, "worst error {worst}");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn cos_sin_lanes_is_cos_sin_bit_for_bit() {
+        use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+        let mut angles = (-399_000..=399_000).map(|i| i as f32 * 2.5e-2 + 1.0e-3 * (i % 7) as f32).collect::<Vec<_>>();
+        let edges = [0.0, -0.0, 1.0e4, -1.0e4, FRAC_PI_4, -FRAC_PI_4, 3.0 * FRAC_PI_4, FRAC_PI_2, 1.0e-30, -1.0e-38];
+        angles.extend(edges.iter().flat_map(|&a| [a, a.next_up(), a.next_down()]).filter(|a| a.abs() <= 1.0e4));
+        for chunk in angles.chunks(4) {
+            let mut four = [0.0; 4];
+            four[..chunk.len()].copy_from_slice(chunk);
+            let (c, s) = cos_sin_lanes(Vec4::from_array(four)).expect("angles within 1e4 rad");
+            for (l, &a) in four.iter().enumerate() {
+                let (c1, s1) = cos_sin(a);
+                assert_eq!((c[l].to_bits(), s[l].to_bits()), (c1.to_bits(), s1.to_bits()), "angle {a}");
+            }
+        }
+        assert!(cos_sin_lanes(Vec4::new(0.0, 1.0, 2.0e4, 3.0)).is_none());
     }
 
     #[test]

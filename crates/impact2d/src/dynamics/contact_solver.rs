@@ -273,7 +273,7 @@ struct WideBody {
 
 /// Transposes four rows of four floats into four columns (exact moves: no rounding).
 #[inline(always)]
-fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
+pub(crate) fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{__m128, _mm_movehl_ps, _mm_movelh_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
@@ -295,7 +295,7 @@ fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
 
 /// The two halves of a body state as rows: velocity (v, w, angle delta) and motion (dp, dq).
 #[inline(always)]
-fn rows(s: &BodyState) -> (Vec4, Vec4) {
+pub(crate) fn rows(s: &BodyState) -> (Vec4, Vec4) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::_mm_load_ps;
@@ -326,6 +326,28 @@ fn store_velocity_row(s: &mut BodyState, row: Vec4) {
         s.v = Vec2::new(vx, vy);
         s.w = w;
         s.angle_delta = angle_delta;
+    }
+}
+
+/// Writes a whole state from its two rows (as [`rows`] reads them).
+#[inline(always)]
+pub(crate) fn store_rows(s: &mut BodyState, velocity: Vec4, motion: Vec4) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_store_ps;
+        let p = (s as *mut BodyState).cast::<f32>();
+        // SAFETY: as in `rows`: the state is eight f32 in 32 aligned bytes.
+        unsafe {
+            _mm_store_ps(p, velocity.into());
+            _mm_store_ps(p.add(4), motion.into());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        store_velocity_row(s, velocity);
+        let [dpx, dpy, c, sin] = motion.to_array();
+        s.dp = Vec2::new(dpx, dpy);
+        s.dq = Rot { c, s: sin };
     }
 }
 

@@ -12,12 +12,15 @@
 //!    collision, and their shapes' AABBs move in the broad phase.
 
 use super::body::reduce_angle;
-use super::contact_solver::{BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants};
+use super::contact_solver::{
+    BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_rows, transpose,
+};
 use super::events::ContactHitEvent;
 use super::handles::NULL;
 use super::world::World;
-use crate::math::{Rot, Sweep, Vec2};
+use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
 use crate::settings::STATIC_CONTACT_STIFFNESS;
+use glam::Vec4;
 
 /// What velocity integration needs of a body, per step.
 #[derive(Clone, Copy, Debug, Default)]
@@ -180,13 +183,43 @@ fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], gravity: Vec
     }
 }
 
-/// Moves every awake body by its velocity for one sub-step of `h` seconds.
+/// Moves every awake body by its velocity for one sub-step of `h` seconds. Four bodies at a
+/// time in lanes (their rotations with [`cos_sin_lanes`]), each lane bit for bit the scalar
+/// [`integrate_position`].
 fn integrate_positions(states: &mut [BodyState], h: f32) {
-    for s in states.iter_mut().skip(1) {
-        s.dp += h * s.v;
-        if s.w != 0.0 {
-            s.angle_delta += h * s.w;
-            s.dq = Rot::from_angle(s.angle_delta);
+    let Some(moving) = states.get_mut(1..) else { return };
+    let mut fours = moving.chunks_exact_mut(4);
+    for four in &mut fours {
+        if !integrate_four(four, h) {
+            four.iter_mut().for_each(|s| integrate_position(s, h));
         }
     }
+    fours.into_remainder().iter_mut().for_each(|s| integrate_position(s, h));
+}
+
+/// One body's motion for one sub-step of `h` seconds.
+fn integrate_position(s: &mut BodyState, h: f32) {
+    s.dp += h * s.v;
+    if s.w != 0.0 {
+        s.angle_delta += h * s.w;
+        s.dq = Rot::from_angle(s.angle_delta);
+    }
+}
+
+/// [`integrate_position`] of four bodies in lanes; false (nothing written) when a rotation
+/// cannot be computed in lanes.
+fn integrate_four(four: &mut [BodyState], h: f32) -> bool {
+    let r = [0, 1, 2, 3].map(|i| rows(&four[i]));
+    let [vx, vy, w, angle_delta] = transpose(r.map(|r| r.0));
+    let [dpx, dpy, qc, qs] = transpose(r.map(|r| r.1));
+    let hv = Vec4::splat(h);
+    let turning = w.cmpne(Vec4::ZERO);
+    let angle_delta = Vec4::select(turning, angle_delta + hv * w, angle_delta);
+    let Some((c, s)) = cos_sin_lanes(angle_delta) else { return false };
+    let velocity = transpose([vx, vy, w, angle_delta]);
+    let motion = transpose([dpx + hv * vx, dpy + hv * vy, Vec4::select(turning, c, qc), Vec4::select(turning, s, qs)]);
+    for (i, state) in four.iter_mut().enumerate() {
+        store_rows(state, velocity[i], motion[i]);
+    }
+    true
 }

@@ -2,7 +2,7 @@
 
 use super::chains::collide_chain_segment;
 use super::circles::{circles, core_and_circle};
-use super::core::Convex;
+use super::core::{Convex, Core};
 use super::manifold::{Frame, Manifold};
 use super::polygons::collide_cores;
 use crate::geometry::Shape;
@@ -56,6 +56,11 @@ pub fn collide(
 /// only when B is one too.
 fn collide_convex(shape_a: &Shape, xf_a: Transform, shape_b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
     let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
+    if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (shape_a, shape_b) {
+        // The common pair (boxes on boxes): the cores are built in place, not moved through `Convex`.
+        let (a, b) = (Core::polygon(pa, frame.local_a()), Core::polygon(pb, frame.local(xf_b)));
+        return frame.finish(&collide_cores(&a, &b, speculative));
+    }
     let a = Convex::of(shape_a, frame.local_a());
     let b = Convex::of(shape_b, frame.local(xf_b));
     let local = match (&a, &b) {

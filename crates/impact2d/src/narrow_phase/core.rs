@@ -19,9 +19,39 @@ pub(crate) struct Core {
     pub radius: f32,
     /// Area centroid of the core (a two-vertex core: its midpoint).
     pub centroid: Vec2,
+    /// For a core of at most four vertices, the vertices and normals in four lanes (slots
+    /// past `count` repeat slot 0), for the separating axis test; unused for larger cores.
+    pub lanes: Lanes,
+}
+
+/// Up to four vertices and their edge normals as columns of x and y coordinates.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lanes {
+    pub vx: Vec4,
+    pub vy: Vec4,
+    pub nx: Vec4,
+    pub ny: Vec4,
+}
+
+impl Lanes {
+    pub const ZERO: Lanes = Lanes { vx: Vec4::ZERO, vy: Vec4::ZERO, nx: Vec4::ZERO, ny: Vec4::ZERO };
+
+    /// The first four of `vertices` and `normals` (`count` valid, slots past it repeat slot 0).
+    fn gather(vertices: &[Vec2; MAX_POLYGON_VERTICES], normals: &[Vec2; MAX_POLYGON_VERTICES], count: usize) -> Lanes {
+        let k = |i: usize| if i < count { i } else { 0 };
+        let (v, n) = (|i: usize| vertices[k(i)], |i: usize| normals[k(i)]);
+        Lanes {
+            vx: Vec4::new(v(0).x, v(1).x, v(2).x, v(3).x),
+            vy: Vec4::new(v(0).y, v(1).y, v(2).y, v(3).y),
+            nx: Vec4::new(n(0).x, n(1).x, n(2).x, n(3).x),
+            ny: Vec4::new(n(0).y, n(1).y, n(2).y, n(3).y),
+        }
+    }
 }
 
 /// A shape in the local frame of a pair.
+// A boxed core would allocate per pair; the enum lives on the stack of one pair computation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Convex {
     /// A circle: center (local frame) and radius (meters).
@@ -53,13 +83,19 @@ impl Convex {
 
 impl Core {
     /// The core of polygon `p` mapped by `xf`.
+    #[inline]
     pub fn polygon(p: &Polygon, xf: Transform) -> Core {
+        let count = p.vertices().len();
+        if count == 4 {
+            return Core::quad(p, xf);
+        }
         let mut core = Core {
             vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
             normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-            count: p.vertices().len(),
+            count,
             radius: p.radius(),
             centroid: xf.apply(p.centroid()),
+            lanes: Lanes::ZERO,
         };
         if xf.q.c == 1.0 && xf.q.s == 0.0 {
             // Shape A of a pair is only translated into the pair's frame: skip the rotation.
@@ -72,6 +108,48 @@ impl Core {
                 core.vertices[i] = xf.apply(v);
                 core.normals[i] = xf.q.rotate(n);
             }
+        }
+        core.with_lanes()
+    }
+
+    /// The core with its [`Lanes`] filled from its vertices and normals (at most four of them).
+    pub fn with_lanes(mut self) -> Core {
+        if self.count <= 4 {
+            self.lanes = Lanes::gather(&self.vertices, &self.normals, self.count);
+        }
+        self
+    }
+
+    /// [`Core::polygon`] for four vertices (boxes): mapped in lanes, with the scalar mapping's
+    /// operations in the same order per lane, then written out as vertices and normals.
+    #[inline]
+    fn quad(p: &Polygon, xf: Transform) -> Core {
+        let (v, n) = (p.vertices(), p.normals());
+        let column = |a: &[Vec2], y: bool| {
+            let c = |i: usize| if y { a[i].y } else { a[i].x };
+            Vec4::new(c(0), c(1), c(2), c(3))
+        };
+        let (vx, vy, nx, ny) = (column(v, false), column(v, true), column(n, false), column(n, true));
+        let (px, py) = (Vec4::splat(xf.p.x), Vec4::splat(xf.p.y));
+        let lanes = if xf.q.c == 1.0 && xf.q.s == 0.0 {
+            // Shape A of a pair is only translated into the pair's frame: skip the rotation.
+            Lanes { vx: vx + px, vy: vy + py, nx, ny }
+        } else {
+            let (c, s) = (Vec4::splat(xf.q.c), Vec4::splat(xf.q.s));
+            Lanes { vx: (c * vx - s * vy) + px, vy: (s * vx + c * vy) + py, nx: c * nx - s * ny, ny: s * nx + c * ny }
+        };
+        let mut core = Core {
+            vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            count: 4,
+            radius: p.radius(),
+            centroid: xf.apply(p.centroid()),
+            lanes,
+        };
+        let (lvx, lvy, lnx, lny) = (lanes.vx.to_array(), lanes.vy.to_array(), lanes.nx.to_array(), lanes.ny.to_array());
+        for i in 0..4 {
+            core.vertices[i] = Vec2::new(lvx[i], lvy[i]);
+            core.normals[i] = Vec2::new(lnx[i], lny[i]);
         }
         core
     }
@@ -89,12 +167,13 @@ impl Core {
             count: 2,
             radius,
             centroid: 0.5 * (a + b),
+            lanes: Lanes::ZERO,
         };
         core.vertices[0] = a;
         core.vertices[1] = b;
         core.normals[0] = normal;
         core.normals[1] = -normal;
-        core
+        core.with_lanes()
     }
 
     /// The index of the vertex after `i`.
@@ -125,6 +204,17 @@ impl Core {
     /// The edge whose normal is most anti-parallel to `normal`: the incident edge for a
     /// reference face with that normal. It holds the vertex deepest along `-normal`.
     pub fn incident_edge(&self, normal: Vec2) -> usize {
+        if self.count <= 4 {
+            // The four normals in lanes; padding lanes repeat normal 0, so they never win.
+            let d = Vec4::splat(normal.x) * self.lanes.nx + Vec4::splat(normal.y) * self.lanes.ny;
+            let mut best = (0, f32::INFINITY);
+            for (i, &d) in d.to_array().iter().enumerate() {
+                if d < best.1 {
+                    best = (i, d);
+                }
+            }
+            return best.0;
+        }
         let mut best = (0, f32::INFINITY);
         for (i, &n) in self.normals[..self.count].iter().enumerate() {
             let d = normal.dot(n);
@@ -147,6 +237,9 @@ impl Core {
 /// least signed distance of a vertex of `other` to the edge's line; the greatest of these
 /// (the separating axis test restricted to `reference`'s edge normals).
 pub(crate) fn max_separation(reference: &Core, other: &Core) -> (usize, f32) {
+    if reference.count <= 4 {
+        return max_separation_edge_lanes(reference, other);
+    }
     if other.count <= 4 {
         return max_separation_wide(reference, other);
     }
@@ -165,14 +258,42 @@ pub(crate) fn max_separation(reference: &Core, other: &Core) -> (usize, f32) {
 /// operations in the same order as the scalar loop; unused lanes repeat vertex 0, which leaves
 /// the minimum unchanged.
 fn max_separation_wide(reference: &Core, other: &Core) -> (usize, f32) {
-    let vertex = |k: usize| other.vertices[if k < other.count { k } else { 0 }];
-    let (v0, v1, v2, v3) = (vertex(0), vertex(1), vertex(2), vertex(3));
-    let (xs, ys) = (Vec4::new(v0.x, v1.x, v2.x, v3.x), Vec4::new(v0.y, v1.y, v2.y, v3.y));
+    let (xs, ys) = (other.lanes.vx, other.lanes.vy);
     let mut best = (0, f32::NEG_INFINITY);
     for i in 0..reference.count {
         let (n, origin) = (reference.normals[i], reference.vertices[i]);
         let d = Vec4::splat(n.x) * (xs - Vec4::splat(origin.x)) + Vec4::splat(n.y) * (ys - Vec4::splat(origin.y));
         let s = d.min_element();
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best
+}
+
+/// [`max_separation`] for a reference core of at most four edges (boxes, capsules, segments),
+/// with its edges in four lanes: each lane keeps the least `n · (v - origin)` over `other`'s
+/// vertices, with the scalar loop's operations; the edge is then picked in the scalar loop's
+/// order (the first greatest). Unused lanes repeat edge 0 and are never picked.
+fn max_separation_edge_lanes(reference: &Core, other: &Core) -> (usize, f32) {
+    let Lanes { vx: ox, vy: oy, nx, ny } = reference.lanes;
+    let distances = |x: f32, y: f32| nx * (Vec4::splat(x) - ox) + ny * (Vec4::splat(y) - oy);
+    let mut least = Vec4::INFINITY;
+    if other.count <= 4 {
+        // Four vertices from the lanes (padding repeats vertex 0): no loop count to test.
+        let (xs, ys) = (other.lanes.vx.to_array(), other.lanes.vy.to_array());
+        for j in 0..4 {
+            least = least.min(distances(xs[j], ys[j]));
+        }
+    } else {
+        for v in &other.vertices[..other.count] {
+            least = least.min(distances(v.x, v.y));
+        }
+    }
+    // Lanes past the reference's count repeat lane 0, so they never win over it.
+    let least = least.to_array();
+    let mut best = (0, f32::NEG_INFINITY);
+    for (i, &s) in least.iter().enumerate() {
         if s > best.1 {
             best = (i, s);
         }

@@ -5,7 +5,7 @@
 #[path = "../../tests/manifold_support/reference.rs"]
 mod reference;
 
-use super::core::Core;
+use super::core::{Core, Lanes};
 use super::manifold::LocalManifold;
 use super::polygons::collide_cores;
 use crate::math::{Transform, Vec2};
@@ -40,6 +40,7 @@ fn core_of(points: &[Vec2], radius: f32, xf: Transform) -> Core {
         count,
         radius,
         centroid: Vec2::ZERO,
+        lanes: Lanes::ZERO,
     };
     for (i, &p) in points.iter().enumerate() {
         core.vertices[i] = xf.apply(p);
@@ -48,7 +49,7 @@ fn core_of(points: &[Vec2], radius: f32, xf: Transform) -> Core {
         let e = core.vertices[(i + 1) % count] - core.vertices[i];
         core.normals[i] = Vec2::new(e.y, -e.x).normalize();
     }
-    core
+    core.with_lanes()
 }
 
 fn reference_of(core: &Core) -> RefShape {
