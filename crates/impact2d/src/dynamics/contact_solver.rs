@@ -351,6 +351,52 @@ pub(crate) fn store_rows(s: &mut BodyState, velocity: Vec4, motion: Vec4) {
     }
 }
 
+/// The inverse masses (1/kg) and inverse rotational inertias (1/(kg m²)) of a bundle's
+/// bodies, in lanes.
+struct Masses {
+    a: Vec4,
+    ia: Vec4,
+    b: Vec4,
+    ib: Vec4,
+}
+
+impl Masses {
+    fn of(c: &Bundle) -> Masses {
+        Masses { a: ld(&c.inv_mass_a), ia: ld(&c.inv_inertia_a), b: ld(&c.inv_mass_b), ib: ld(&c.inv_inertia_b) }
+    }
+}
+
+/// A contact point's anchors (meters) from the centers of mass of A and B, in lanes.
+struct Anchors {
+    ax: Vec4,
+    ay: Vec4,
+    bx: Vec4,
+    by: Vec4,
+}
+
+impl Anchors {
+    fn of(p: &PointLanes) -> Anchors {
+        Anchors { ax: ld(&p.anchor_ax), ay: ld(&p.anchor_ay), bx: ld(&p.anchor_bx), by: ld(&p.anchor_by) }
+    }
+}
+
+/// The velocity (m/s) of B's point relative to A's at the anchors.
+#[inline(always)]
+fn relative_velocity(a: &WideBody, b: &WideBody, r: &Anchors) -> (Vec4, Vec4) {
+    ((b.vx - b.w * r.by) - (a.vx - a.w * r.ay), (b.vy + b.w * r.bx) - (a.vy + a.w * r.ax))
+}
+
+/// Applies the impulse (`px`, `py`) (N s) at the anchors: to B, and its opposite to A.
+#[inline(always)]
+fn apply_impulse(a: &mut WideBody, b: &mut WideBody, m: &Masses, r: &Anchors, px: Vec4, py: Vec4) {
+    a.vx -= m.a * px;
+    a.vy -= m.a * py;
+    a.w -= m.ia * (r.ax * py - r.ay * px);
+    b.vx += m.b * px;
+    b.vy += m.b * py;
+    b.w += m.ib * (r.bx * py - r.by * px);
+}
+
 /// The states of four bodies, transposed into lanes.
 #[inline(always)]
 fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
@@ -451,20 +497,12 @@ impl ContactSolver {
     pub fn warm_start(&self, states: &mut [BodyState]) {
         for c in &self.bundles {
             let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
-            let (ma, ia, mb, ib) = (ld(&c.inv_mass_a), ld(&c.inv_inertia_a), ld(&c.inv_mass_b), ld(&c.inv_inertia_b));
+            let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             let (tx, ty) = (ny, -nx);
             for p in &c.points {
-                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
                 let (pn, pt) = (ld(&p.normal_impulse), ld(&p.tangent_impulse));
-                let px = pn * nx + pt * tx;
-                let py = pn * ny + pt * ty;
-                a.w -= ia * (rax * py - ray * px);
-                a.vx -= ma * px;
-                a.vy -= ma * py;
-                b.w += ib * (rbx * py - rby * px);
-                b.vx += mb * px;
-                b.vy += mb * py;
+                apply_impulse(&mut a, &mut b, &m, &Anchors::of(p), pn * nx + pt * tx, pn * ny + pt * ty);
             }
             scatter(states, &c.body_a, &a);
             scatter(states, &c.body_b, &b);
@@ -479,7 +517,7 @@ impl ContactSolver {
         let min_bias = Vec4::splat(-k.push_max_speed);
         for c in &mut self.bundles {
             let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
-            let (ma, ia, mb, ib) = (ld(&c.inv_mass_a), ld(&c.inv_inertia_a), ld(&c.inv_mass_b), ld(&c.inv_inertia_b));
+            let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             let (dpx, dpy) = (b.dpx - a.dpx, b.dpy - a.dpy);
             let (soft_bias_rate, soft_mass, soft_impulse) = if use_bias {
@@ -492,22 +530,21 @@ impl ContactSolver {
             // a rotation has the rotation's cosine along the normal. Positions do not change
             // during the pass, so both are computed first and the motion leaves the registers.
             let separations = c.points.each_ref().map(|p| {
-                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
-                let dsx = dpx + (b.qc * rbx - b.qs * rby) - (a.qc * rax - a.qs * ray);
-                let dsy = dpy + (b.qs * rbx + b.qc * rby) - (a.qs * rax + a.qc * ray);
+                let r = Anchors::of(p);
+                let dsx = dpx + (b.qc * r.bx - b.qs * r.by) - (a.qc * r.ax - a.qs * r.ay);
+                let dsy = dpy + (b.qs * r.bx + b.qc * r.by) - (a.qs * r.ax + a.qc * r.ay);
                 let turn = ld(&p.core_b) * (b.qc - Vec4::ONE) + ld(&p.core_a) * (a.qc - Vec4::ONE);
                 ld(&p.base_separation) + dsx * nx + dsy * ny + turn
             });
             for (p, s) in c.points.iter_mut().zip(separations) {
-                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
+                let r = Anchors::of(p);
                 // A separated point only removes the speed that would close its gap within
                 // the sub-step; an overlap is pushed out softly, no faster than the cap.
                 let speculative = s.cmpgt(Vec4::ZERO);
                 let bias = Vec4::select(speculative, s * inv_h, (soft_bias_rate * s).max(min_bias));
                 let mass_scale = Vec4::select(speculative, Vec4::ONE, soft_mass);
                 let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft_impulse);
-                let dvx = (b.vx - b.w * rby) - (a.vx - a.w * ray);
-                let dvy = (b.vy + b.w * rbx) - (a.vy + a.w * rax);
+                let (dvx, dvy) = relative_velocity(&a, &b, &r);
                 let vn = dvx * nx + dvy * ny;
                 let old = ld(&p.normal_impulse);
                 let delta = -ld(&p.normal_mass) * (mass_scale * vn + bias) - impulse_scale * old;
@@ -515,33 +552,20 @@ impl ContactSolver {
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
-                let (px, py) = (delta * nx, delta * ny);
-                a.vx -= ma * px;
-                a.vy -= ma * py;
-                a.w -= ia * (rax * py - ray * px);
-                b.vx += mb * px;
-                b.vy += mb * py;
-                b.w += ib * (rbx * py - rby * px);
+                apply_impulse(&mut a, &mut b, &m, &r, delta * nx, delta * ny);
             }
             let (tx, ty) = (ny, -nx);
             let friction = ld(&c.friction);
             for p in &mut c.points {
-                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
-                let dvx = (b.vx - b.w * rby) - (a.vx - a.w * ray);
-                let dvy = (b.vy + b.w * rbx) - (a.vy + a.w * rax);
+                let r = Anchors::of(p);
+                let (dvx, dvy) = relative_velocity(&a, &b, &r);
                 let vt = dvx * tx + dvy * ty;
                 let old = ld(&p.tangent_impulse);
                 let limit = friction * ld(&p.normal_impulse);
                 let new = (old - ld(&p.tangent_mass) * vt).min(limit).max(-limit);
                 let delta = new - old;
                 p.tangent_impulse = new.to_array();
-                let (px, py) = (delta * tx, delta * ty);
-                a.vx -= ma * px;
-                a.vy -= ma * py;
-                a.w -= ia * (rax * py - ray * px);
-                b.vx += mb * px;
-                b.vy += mb * py;
-                b.w += ib * (rbx * py - rby * px);
+                apply_impulse(&mut a, &mut b, &m, &r, delta * tx, delta * ty);
             }
             scatter(states, &c.body_a, &a);
             scatter(states, &c.body_b, &b);
@@ -560,7 +584,7 @@ impl ContactSolver {
                 continue;
             }
             let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
-            let (ma, ia, mb, ib) = (ld(&c.inv_mass_a), ld(&c.inv_inertia_a), ld(&c.inv_mass_b), ld(&c.inv_inertia_b));
+            let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             for p in &mut c.points {
                 let rv = ld(&p.relative_velocity);
@@ -568,9 +592,8 @@ impl ContactSolver {
                 if !apply.any() {
                     continue;
                 }
-                let (rax, ray, rbx, rby) = (ld(&p.anchor_ax), ld(&p.anchor_ay), ld(&p.anchor_bx), ld(&p.anchor_by));
-                let dvx = (b.vx - b.w * rby) - (a.vx - a.w * ray);
-                let dvy = (b.vy + b.w * rbx) - (a.vy + a.w * rax);
+                let r = Anchors::of(p);
+                let (dvx, dvy) = relative_velocity(&a, &b, &r);
                 let vn = dvx * nx + dvy * ny;
                 let old = ld(&p.normal_impulse);
                 let delta = -ld(&p.normal_mass) * (vn + e * rv);
@@ -578,13 +601,7 @@ impl ContactSolver {
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
-                let (px, py) = (delta * nx, delta * ny);
-                a.vx -= ma * px;
-                a.vy -= ma * py;
-                a.w -= ia * (rax * py - ray * px);
-                b.vx += mb * px;
-                b.vy += mb * py;
-                b.w += ib * (rbx * py - rby * px);
+                apply_impulse(&mut a, &mut b, &m, &r, delta * nx, delta * ny);
             }
             scatter(states, &c.body_a, &a);
             scatter(states, &c.body_b, &b);
