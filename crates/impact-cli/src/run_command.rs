@@ -170,8 +170,8 @@ struct Outputs {
     bounds: Aabb,
     png_height: u32,
     step: u32,
-    /// The step of the last frame made: a frame shows the impacts since then.
-    last_frame_step: u32,
+    /// The step of the last replay frame: the next one shows the impacts since then.
+    last_replay_step: u32,
     frames_written: u32,
 }
 
@@ -219,7 +219,7 @@ impl Outputs {
             bounds,
             png_height,
             step: 0,
-            last_frame_step: 0,
+            last_replay_step: 0,
             frames_written: 0,
         };
         outputs.write_every_frame(&first)?;
@@ -238,13 +238,16 @@ impl Outputs {
         if !(every || replay || png) {
             return Ok(());
         }
-        let frame = frame_of(sim, true, self.last_frame_step);
-        self.last_frame_step = self.step;
+        // A replay frame shows the impacts since the previous one, so a stride loses none; a
+        // picture shows those of its own step.
+        let mut frame = frame_of(sim, true, self.last_replay_step);
         if replay {
             self.replay
                 .push_frame(frame.time, &frame.poses, &frame.contacts, &frame.tois)
                 .expect("world poses are finite");
+            self.last_replay_step = self.step;
         }
+        frame.tois = sim.tois_since(self.step - 1);
         if every {
             self.write_every_frame(&frame)?;
         }

@@ -21,7 +21,7 @@
 //! //! ```
 
 use impact2d::settings::LINEAR_SLOP;
-use impact2d::{Aabb, Shape, StepProfile, Transform, Vec2, WorldError};
+use impact2d::{Aabb, StepProfile, Vec2, WorldError};
 use serde::Serialize;
 
 use crate::build::{BuildError, SceneWorld, build_world};
@@ -36,8 +36,6 @@ pub struct Simulation {
     substeps: u32,
     names: Vec<String>,
     types: Vec<BodyType>,
-    bullets: Vec<bool>,
-    sizes: Vec<BodySize>,
     built: SceneWorld,
     profiles: Vec<StepProfile>,
     touching: Vec<u32>,
@@ -50,15 +48,6 @@ pub struct Simulation {
     start_bounds: Option<Aabb>,
 }
 
-/// How big a body is, for telling fast bodies: the reach of its shapes from its center of
-/// mass, and how thin it is at its thinnest (the smallest distance from a shape's center to
-/// its surface).
-#[derive(Clone, Copy, Debug)]
-struct BodySize {
-    reach: f32,
-    min_extent: f32,
-}
-
 impl Simulation {
     /// Builds the world of `scene`; no step is taken yet.
     ///
@@ -66,14 +55,6 @@ impl Simulation {
     pub fn new(scene: &ValidScene) -> Result<Simulation, BuildError> {
         let built = build_world(scene)?;
         let s = scene.scene();
-        let sizes = scene
-            .bodies()
-            .zip(&built.bodies)
-            .map(|(body, &id)| {
-                let center = built.world.local_center(id).unwrap_or(Vec2::ZERO);
-                body_size(body.shapes().flat_map(|s| s.parts), center)
-            })
-            .collect();
         let start_bounds = built
             .shapes
             .iter()
@@ -87,8 +68,6 @@ impl Simulation {
             substeps: s.substeps,
             names: s.bodies.iter().map(|b| b.name.clone()).collect(),
             types: s.bodies.iter().map(|b| b.body_type).collect(),
-            bullets: s.bodies.iter().map(|b| b.bullet).collect(),
-            sizes,
             built,
             profiles: Vec::new(),
             touching: Vec::new(),
@@ -143,9 +122,8 @@ impl Simulation {
     }
 
     /// Each body's pose and state now, in the scene's order. A body is [`BodyState::Fast`]
-    /// when, over the last step, its center of mass moved and its shapes turned farther than
-    /// its thinnest extent: the motion discrete collision can miss (Box2D v3 tells fast bodies
-    /// the same way). Asleep wins over bullet, bullet over fast.
+    /// when continuous collision swept it as fast in the last step
+    /// ([`impact2d::World::is_fast`]). Asleep wins over bullet, bullet over fast.
     pub fn poses(&self) -> Vec<BodyPose> {
         let w = &self.built.world;
         self.built
@@ -155,9 +133,9 @@ impl Simulation {
             .map(|(i, &id)| {
                 let state = if self.types[i] == BodyType::Static || !w.is_awake(id).unwrap_or(false) {
                     BodyState::Asleep
-                } else if self.bullets[i] {
+                } else if w.continuous_flags(id).is_ok_and(|(bullet, _)| bullet) {
                     BodyState::Bullet
-                } else if self.steps() > 0 && self.moved(i) > self.sizes[i].min_extent {
+                } else if w.is_fast(id).unwrap_or(false) {
                     BodyState::Fast
                 } else {
                     BodyState::Awake
@@ -166,12 +144,6 @@ impl Simulation {
                 BodyPose { position, angle: w.angle(id).unwrap_or(0.0), state }
             })
             .collect()
-    }
-
-    /// How far the farthest point of body `i` moved over the last step, at most (m).
-    fn moved(&self, i: usize) -> f32 {
-        let Ok(sweep) = self.built.world.sweep(self.built.bodies[i]) else { return 0.0 };
-        (sweep.c2 - sweep.c1).length() + (sweep.a2 - sweep.a1).abs() * self.sizes[i].reach
     }
 
     /// The touching points of every solid contact (sensors left out), each once, in the
@@ -286,31 +258,6 @@ impl Simulation {
 pub fn round_seconds(seconds: f64) -> String {
     let text = format!("{seconds:.3}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
-/// The reach of `parts` from `center` and their thinnest extent (m), at least the linear slop.
-fn body_size<'a>(parts: impl Iterator<Item = &'a Shape>, center: Vec2) -> BodySize {
-    let mut size = BodySize { reach: 0.0, min_extent: f32::MAX };
-    for part in parts {
-        let aabb: Aabb = part.aabb(Transform::IDENTITY);
-        let corners =
-            [aabb.lower, aabb.upper, Vec2::new(aabb.lower.x, aabb.upper.y), Vec2::new(aabb.upper.x, aabb.lower.y)];
-        size.reach = corners.iter().map(|&c| (c - center).length()).fold(size.reach, f32::max);
-        let extent = match part {
-            Shape::Circle(c) => c.radius(),
-            Shape::Capsule(c) => c.radius(),
-            Shape::Polygon(p) => {
-                let centroid = p.centroid();
-                let inner =
-                    p.vertices().iter().zip(p.normals()).map(|(&v, &n)| n.dot(v - centroid)).fold(f32::MAX, f32::min);
-                inner + p.radius()
-            }
-            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
-        };
-        size.min_extent = size.min_extent.min(extent);
-    }
-    size.min_extent = size.min_extent.max(LINEAR_SLOP);
-    size
 }
 
 #[derive(Serialize)]

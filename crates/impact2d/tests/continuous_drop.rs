@@ -220,10 +220,12 @@ fn an_impact_event_reports_the_time_point_and_normal_of_the_hit() {
     assert!((e.point - Vec2::new(1.0, 0.0)).length() < 0.02, "point {}", e.point);
     assert!((e.normal - Vec2::Y).length() < 1e-3, "normal {}", e.normal);
     assert_eq!(w.continuous_stats().impacts, 1);
-    // It stays on the plane's side (restitution 0: it comes to rest on it).
+    assert_eq!((w.is_fast(ball), w.is_fast(plane)), (Ok(true), Ok(false)));
+    // It stays on the plane's side (restitution 0: it comes to rest on it), no longer fast.
     w.step(DT, SUBSTEPS).unwrap();
     let y = w.world_center(ball).unwrap().y;
     assert!(y > 0.24 && y < 0.3, "the ball is at {y}");
+    assert_eq!(w.is_fast(ball), Ok(false));
 }
 
 /// Bodies resting on a floor (a stack of boxes, a capsule, a ball) are never deep in it: no

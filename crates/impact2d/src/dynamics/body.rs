@@ -168,6 +168,8 @@ pub(crate) struct Body {
     /// (meters), for the fast-body test of continuous collision.
     pub min_extent: f32,
     pub max_extent: f32,
+    /// The step (counted from 1) in which continuous collision last swept the body as fast.
+    pub fast_step: u64,
     pub sleep_allowed: bool,
     /// Position in the world's awake set; `NULL` when asleep (and always for static bodies).
     pub awake_index: u32,
@@ -218,6 +220,7 @@ impl Body {
             continuous: def.continuous,
             min_extent: 0.0,
             max_extent: 0.0,
+            fast_step: 0,
             sleep_allowed: def.sleep_allowed,
             awake_index: NULL,
             sleep_time: 0.0,

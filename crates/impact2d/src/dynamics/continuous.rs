@@ -320,6 +320,9 @@ impl World {
         }
         for track in &cc.tracks {
             cc.slot[track.body as usize] = NULL;
+            if track.fast {
+                self.bodies[track.body].fast_step = self.step_count() + 1;
+            }
         }
         cc.tracks.clear();
         cc.events.clear();

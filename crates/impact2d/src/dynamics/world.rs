@@ -450,6 +450,16 @@ impl World {
         Ok((b.bullet, b.continuous))
     }
 
+    /// Whether continuous collision swept the body as fast in the last step: a dynamic body
+    /// that moved (rotation included) more than `CONTINUOUS_SAFETY_FACTOR` times its smallest
+    /// extent, or a moving bullet, or a body deep in a static shape (see
+    /// [`ContinuousStats`](super::ContinuousStats)). Always false when continuous collision is
+    /// off. Errors: [`WorldError::StaleHandle`].
+    pub fn is_fast(&self, id: BodyId) -> Result<bool, WorldError> {
+        let b = self.body(id)?;
+        Ok(self.step_count > 0 && b.fast_step == self.step_count)
+    }
+
     /// The body's user data. Errors: [`WorldError::StaleHandle`].
     pub fn body_user_data(&self, id: BodyId) -> Result<u64, WorldError> {
         Ok(self.body(id)?.user_data)
