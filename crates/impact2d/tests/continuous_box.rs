@@ -9,14 +9,11 @@ use continuous_support::*;
 use impact2d::settings::LINEAR_SLOP;
 use impact2d::*;
 
-/// 60 circles, boxes and capsules (0.1 to 0.4 m) with restitution 0.9 fired at 50 to
-/// 400 m/s inside a closed 10 m box around `center` with walls `thickness` thick, run for
-/// `steps` steps. Returns the busiest step's statistics.
-fn mixed_shapes_in_a_box(center: Vec2, thickness: f32, steps: usize) -> ContinuousStats {
-    let mut w = world(Vec2::new(0.0, -10.0), ContinuousMode::NoTimeLoss);
-    let half = 5.0;
-    closed_box(&mut w, center, half, thickness);
-    let mut rng = Lcg(7);
+/// 60 circles, boxes and capsules (0.1 to 0.4 m, friction 0.3) on an 8 by 8 m grid around
+/// `center`, each fired at 50 to 400 m/s in a random direction and spinning at up to
+/// 20 rad/s; every fifth a bullet when `bullets`; restitution `restitution`, or random in
+/// [0, 1] when `None`.
+fn sixty_shapes(w: &mut World, center: Vec2, rng: &mut Lcg, restitution: Option<f32>, bullets: bool) -> Vec<BodyId> {
     let mut bodies = Vec::new();
     for i in 0..60 {
         let size = rng.range(0.1, 0.4);
@@ -30,10 +27,23 @@ fn mixed_shapes_in_a_box(center: Vec2, thickness: f32, steps: usize) -> Continuo
             position: center + Vec2::new(-4.0 + 8.0 * (i % 8) as f32 / 7.0, -4.0 + 8.0 * (i / 8) as f32 / 7.0),
             linear_velocity: speed * Vec2::new(angle.cos(), angle.sin()),
             angular_velocity: rng.range(-20.0, 20.0),
+            bullet: bullets && i % 5 == 0,
             ..BodyDef::default()
         };
-        bodies.push(body(&mut w, def, &shape, 0.9, 0.3));
+        let e = restitution.unwrap_or_else(|| rng.range(0.0, 1.0));
+        bodies.push(body(w, def, &shape, e, 0.3));
     }
+    bodies
+}
+
+/// 60 circles, boxes and capsules (0.1 to 0.4 m) with restitution 0.9 fired at 50 to
+/// 400 m/s inside a closed 10 m box around `center` with walls `thickness` thick, run for
+/// `steps` steps. Returns the busiest step's statistics.
+fn mixed_shapes_in_a_box(center: Vec2, thickness: f32, steps: usize) -> ContinuousStats {
+    let mut w = world(Vec2::new(0.0, -10.0), ContinuousMode::NoTimeLoss);
+    let half = 5.0;
+    closed_box(&mut w, center, half, thickness);
+    let bodies = sixty_shapes(&mut w, center, &mut Lcg(7), Some(0.9), false);
     let inside = Vec2::splat(half);
     let mut busiest = ContinuousStats::default();
     run(&mut w, steps, |w, step| {
@@ -159,25 +169,7 @@ fn thin_walled_box(seed: u64, center: Vec2, mode: ContinuousMode, steps: usize) 
     let half = 5.0;
     let thickness = if seed.is_multiple_of(3) { 0.001 } else { 0.01 };
     closed_box(&mut w, center, half, thickness);
-    let mut rng = Lcg(seed);
-    let mut bodies = Vec::new();
-    for i in 0..60 {
-        let size = rng.range(0.1, 0.4);
-        let shape = match i % 3 {
-            0 => circle(size),
-            1 => boxed(size, rng.range(0.5, 1.0) * size),
-            _ => capsule(size, 0.5 * size),
-        };
-        let (angle, speed) = (rng.range(0.0, std::f32::consts::TAU), rng.range(50.0, 400.0));
-        let def = BodyDef {
-            position: center + Vec2::new(-4.0 + 8.0 * (i % 8) as f32 / 7.0, -4.0 + 8.0 * (i / 8) as f32 / 7.0),
-            linear_velocity: speed * Vec2::new(angle.cos(), angle.sin()),
-            angular_velocity: rng.range(-20.0, 20.0),
-            bullet: i % 5 == 0,
-            ..BodyDef::default()
-        };
-        bodies.push(body(&mut w, def, &shape, rng.range(0.0, 1.0), 0.3));
-    }
+    let bodies = sixty_shapes(&mut w, center, &mut Lcg(seed), None, true);
     let inside = Vec2::splat(half + LINEAR_SLOP);
     let mut most_deep = 0;
     run(&mut w, steps, |w, step| {
