@@ -190,6 +190,12 @@ impl SweepEval {
         SweepEval { sweep, still: (sweep.a1 == sweep.a2).then(|| Rot::from_angle(sweep.a1)) }
     }
 
+    /// True when the sweep turns (its angles differ).
+    #[inline]
+    pub fn turns(&self) -> bool {
+        self.still.is_none()
+    }
+
     /// [`Sweep::transform_at`], bit for bit.
     #[inline]
     pub fn transform_at(&self, t: f32) -> Transform {

@@ -36,8 +36,10 @@ pub(crate) struct MotionBound<'a> {
     /// Distance of each core point from its body's center of rotation (meters).
     radius_a: [f32; MAX_POLYGON_VERTICES],
     radius_b: [f32; MAX_POLYGON_VERTICES],
-    /// The largest of each, the radius of a circle about the center holding the core.
+    /// The largest of each, summed: the radii of circles about the centers holding the cores.
     max_radius: f32,
+    /// Whether a rotation moves some core point ([`Self::rotates`]).
+    rotates: bool,
     /// Angular displacement over the whole sweep (rad) and its square.
     omega_a: f32,
     omega_b: f32,
@@ -94,12 +96,14 @@ impl<'a> MotionBound<'a> {
         let max = |r: &[f32]| r.iter().copied().fold(0.0, f32::max);
         let (sa, sb) = (&sweep_a.sweep, &sweep_b.sweep);
         let (wa, wb) = (sa.a2 - sa.a1, sb.a2 - sb.a1);
+        let (max_a, max_b) = (max(&radius_a), max(&radius_b));
         MotionBound {
             proxy_a,
             proxy_b,
             sweep_a,
             sweep_b,
-            max_radius: max(&radius_a) + max(&radius_b),
+            max_radius: max_a + max_b,
+            rotates: (wa != 0.0 && max_a > 0.0) || (wb != 0.0 && max_b > 0.0),
             radius_a,
             radius_b,
             omega_a: wa,
@@ -110,10 +114,12 @@ impl<'a> MotionBound<'a> {
         }
     }
 
-    /// True when either shape rotates; without rotation every interval whose ends are
-    /// separated is clear (the separation along a fixed axis is then concave in time).
+    /// True when a rotation moves some core point: a shape turns and its core reaches beyond
+    /// its center of rotation (a circle or a point turning about itself moves nothing).
+    /// Without that every interval whose ends are separated is clear (the separation along
+    /// a fixed axis is then concave in time).
     pub fn rotates(&self) -> bool {
-        self.omega_a_sq > 0.0 || self.omega_b_sq > 0.0
+        self.rotates
     }
 
     /// A lower bound on the core distance over [t1, t2] from bounding circles alone: the
@@ -323,6 +329,21 @@ mod tests {
         assert!((chord_min(1.0, 1.0, 2.0) - 0.5).abs() < 1e-6);
         // Steep chord: the end is the minimum.
         assert_eq!(chord_min(3.0, 0.0, 1.0), 0.0);
+    }
+
+    #[test]
+    fn a_point_spinning_about_itself_does_not_rotate_anything() {
+        let point = ShapeProxy::new(&[Vec2::ZERO], 0.05).unwrap();
+        let still = SweepEval::new(Sweep::fixed(Transform::IDENTITY));
+        let spin = |local_center| {
+            SweepEval::new(Sweep { local_center, c1: Vec2::ZERO, c2: Vec2::new(3.0, 0.0), a1: 0.0, a2: 40.0 })
+        };
+        let centered = spin(Vec2::ZERO);
+        assert!(!MotionBound::new((&point, &still), (&point, &centered)).rotates());
+        // Off its center of rotation the same point swings: the certificate is needed.
+        let offset = spin(Vec2::new(0.1, 0.0));
+        assert!(MotionBound::new((&point, &still), (&point, &offset)).rotates());
+        assert!(!MotionBound::new((&point, &still), (&point, &still)).rotates());
     }
 
     #[test]

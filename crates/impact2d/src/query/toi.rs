@@ -218,7 +218,14 @@ impl<'a> ToiQuery<'a> {
 
     /// Runs bilateral advancement, with or without certifying each advance.
     fn solve(&self, certified: bool) -> ToiOutput {
-        let motion = MotionBound::new((self.proxy_a, &self.sweep_a), (self.proxy_b, &self.sweep_b));
+        // Only a rotation that moves some core point needs the certificate.
+        let bound;
+        let motion = if certified && (self.sweep_a.turns() || self.sweep_b.turns()) {
+            bound = MotionBound::new((self.proxy_a, &self.sweep_a), (self.proxy_b, &self.sweep_b));
+            Some(&bound).filter(|m| m.rotates())
+        } else {
+            None
+        };
         let mut out = ToiOutput::start();
         let mut cache = SimplexCache::default();
         let mut glance_depth = None;
@@ -257,14 +264,7 @@ impl<'a> ToiQuery<'a> {
                     Step::Unresolved(t2) => (t2, None),
                     Step::Reach(t2, m) => {
                         let axes = [d.normal, m.axis];
-                        let cert = self.certify(
-                            certified,
-                            &motion,
-                            &mut start_poses,
-                            (t1, xa, xb),
-                            (t2, m.xf_a, m.xf_b),
-                            &axes,
-                        );
+                        let cert = self.certify(motion, &mut start_poses, (t1, xa, xb), (t2, m.xf_a, m.xf_b), &axes);
                         if cert.floor >= self.band.lo {
                             break (t2, Some(m));
                         }
@@ -349,22 +349,22 @@ impl<'a> ToiQuery<'a> {
         Step::Unresolved(t2)
     }
 
-    /// A floor on the core separation over [t1, t2] (meters): infinite without rotation;
+    /// A floor on the core separation over [t1, t2] (meters): infinite without a motion
+    /// bound (uncertified, or no rotation that moves a core point);
     /// else from bounding circles when they suffice; else from the motion bound along GJK's
     /// normal at t1 or the separation axis at t2, refined on halves of the interval.
     fn certify(
         &self,
-        certified: bool,
-        motion: &MotionBound,
+        motion: Option<&MotionBound>,
         start_poses: &mut Option<PoseSet>,
         (t1, xa1, xb1): (f32, Transform, Transform),
         (t2, xa2, xb2): (f32, Transform, Transform),
         axes: &[Vec2; 2],
     ) -> Certificate {
         let clear = Certificate { floor: f32::INFINITY, reached: t2 };
-        if !certified || !motion.rotates() {
+        let Some(motion) = motion else {
             return clear;
-        }
+        };
         let circles = motion.circle_bound(t1, t2);
         if circles >= self.band.lo {
             return Certificate { floor: circles, ..clear };
