@@ -1,6 +1,8 @@
-//! `cargo run --release -p peers [-- --quick]`: impact side by side with rapier2d 0.36 and
-//! parry2d 0.31 (issue 7), on one thread. Prints one markdown report: time of impact, whole
-//! steps, tunneling. `--quick` runs small counts (a spot check in seconds).
+//! `cargo run --release -p peers [-- [toi] [steps] [tunneling] [--quick] [--explain]]`: impact
+//! side by side with rapier2d 0.36 and parry2d 0.31 (issue 7), on one thread. Prints one
+//! markdown report: time of impact, whole steps, tunneling (the parts named, or all).
+//! `--quick` runs small counts (a spot check in seconds); `--explain` prints the first wrong
+//! time of impact answer of each algorithm and family.
 
 mod rng;
 mod scene;
@@ -12,42 +14,53 @@ use std::process::ExitCode;
 
 /// The counts of one run.
 struct Counts {
+    explain: bool,
     toi_queries: usize,
     steps_scale: f64,
     box_seeds: u64,
 }
 
-const FULL: Counts = Counts { toi_queries: 8192, steps_scale: 1.0, box_seeds: 10 };
-const QUICK: Counts = Counts { toi_queries: 512, steps_scale: 0.1, box_seeds: 2 };
+const FULL: Counts = Counts { explain: false, toi_queries: 16384, steps_scale: 1.0, box_seeds: 40 };
+const QUICK: Counts = Counts { explain: false, toi_queries: 512, steps_scale: 0.1, box_seeds: 2 };
 
 fn main() -> ExitCode {
-    let mut counts = &FULL;
+    let mut counts = FULL;
+    let mut parts = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
-            "--quick" => counts = &QUICK,
+            "toi" | "steps" | "tunneling" => parts.push(arg),
+            "--quick" => counts = Counts { explain: counts.explain, ..QUICK },
+            "--explain" => counts.explain = true,
             "-h" | "--help" => {
-                println!("usage: peers [--quick]   (impact against rapier2d and parry2d; --quick: small counts)");
+                println!("usage: peers [toi] [steps] [tunneling] [--quick] [--explain]");
                 return ExitCode::SUCCESS;
             }
             other => {
-                eprintln!("peers: unknown argument {other:?} (expected --quick)");
+                eprintln!("peers: unknown argument {other:?} (expected toi, steps, tunneling, --quick or --explain)");
                 return ExitCode::from(2);
             }
         }
     }
-    print_toi(counts);
-    match steps::run(counts.steps_scale) {
-        Ok(rows) => print_steps(&rows),
-        Err(e) => {
-            eprintln!("peers: building or stepping a benchmark scene failed: {e}");
-            return ExitCode::FAILURE;
+    let wanted = |part: &str| parts.is_empty() || parts.iter().any(|p| p == part);
+    if wanted("toi") {
+        print_toi(&counts);
+    }
+    if wanted("steps") {
+        match steps::run(counts.steps_scale) {
+            Ok(rows) => print_steps(&rows),
+            Err(e) => {
+                eprintln!("peers: building or stepping a benchmark scene failed: {e}");
+                return ExitCode::FAILURE;
+            }
         }
     }
-    match tunneling::run(counts.box_seeds) {
-        Ok(rows) => print_tunneling(&rows),
-        Err(e) => {
-            eprintln!("peers: building or stepping a tunneling scene failed: {e}");
-            return ExitCode::FAILURE;
+    if wanted("tunneling") {
+        match tunneling::run(counts.box_seeds) {
+            Ok(rows) => print_tunneling(&rows),
+            Err(e) => {
+                eprintln!("peers: building or stepping a tunneling scene failed: {e}");
+                return ExitCode::FAILURE;
+            }
         }
     }
     ExitCode::SUCCESS
@@ -56,12 +69,13 @@ fn main() -> ExitCode {
 fn print_toi(counts: &Counts) {
     println!("### Time of impact ({} seeded queries per family, batches of 64)\n", counts.toi_queries);
     println!(
-        "| family | algorithm | mean µs | median µs | p99 µs | hits | solid misses | glancing misses | late | false hits | failed | unknown |"
+        "| family | algorithm | mean µs | median µs | p99 µs | hits | solid misses | glancing misses | late | false hits | failed | unknown | model check m |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for r in toi::run(counts.toi_queries) {
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let rows = toi::run(counts.toi_queries);
+    for r in &rows {
         println!(
-            "| {} | {} | {:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {:.0e} |",
             r.family,
             r.algo,
             r.mean_us,
@@ -73,10 +87,16 @@ fn print_toi(counts: &Counts) {
             r.late,
             r.false_hits,
             r.failed,
-            r.unknown
+            r.unknown,
+            r.model_error
         );
     }
     println!();
+    for r in rows.iter().filter(|_| counts.explain) {
+        for problem in &r.problems {
+            println!("{} / {}: {problem}\n", r.family, r.algo);
+        }
+    }
 }
 
 fn print_steps(rows: &[steps::Row]) {

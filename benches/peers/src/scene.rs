@@ -47,12 +47,12 @@ pub struct BodyDesc {
     pub density: f32,
     pub friction: f32,
     pub restitution: f32,
-    /// impact: `bullet` (also swept against moving bodies); rapier: `ccd_enabled`.
+    /// impact only: `bullet` (a fast body also swept against moving bodies; every fast
+    /// dynamic body is swept against static ones by default).
     pub bullet: bool,
-    /// rapier only: `ccd_enabled` for a fast body that impact sweeps anyway (impact sweeps
-    /// every fast dynamic body against static ones by default, as rapier does; the flag gives
-    /// rapier's fast bodies the sweep against moving bodies too).
-    pub fast: bool,
+    /// rapier only: `ccd_enabled` (the same as impact's bullet: fast dynamic bodies sweep
+    /// fixed colliders by default, these also sweep moving bodies, but never other bullets).
+    pub rapier_ccd: bool,
     pub sleep_allowed: bool,
     pub awake: bool,
 }
@@ -71,7 +71,7 @@ impl BodyDesc {
             friction: 0.6,
             restitution: 0.0,
             bullet: false,
-            fast: false,
+            rapier_ccd: false,
             sleep_allowed: true,
             awake: true,
         }
@@ -153,7 +153,7 @@ pub fn build_rapier(scene: &SceneDesc) -> (PhysicsWorld, Vec<RigidBodyHandle>) {
             Motion::Static => RigidBodyBuilder::fixed(),
             Motion::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
             Motion::Dynamic => RigidBodyBuilder::dynamic()
-                .ccd_enabled(b.bullet || b.fast)
+                .ccd_enabled(b.rapier_ccd)
                 .allow_fast_rotation(true)
                 .can_sleep(b.sleep_allowed)
                 .sleeping(!b.awake),

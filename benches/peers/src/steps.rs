@@ -149,19 +149,30 @@ fn median_ms(mut times: Vec<f64>) -> f64 {
     times[times.len() / 2]
 }
 
-/// Steps `warm_up` times, then times `steps` steps; returns the median (ms).
-fn time_steps(warm_up: usize, steps: usize, mut step: impl FnMut()) -> f64 {
+fn timed(step: &mut impl FnMut()) -> f64 {
+    let start = Instant::now();
+    step();
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+/// Steps both engines `warm_up` times, then `steps` times alternating which goes first, so
+/// that they share the machine's noise; returns the median step time of each (ms).
+fn time_both(warm_up: usize, steps: usize, mut first: impl FnMut(), mut second: impl FnMut()) -> (f64, f64) {
     for _ in 0..warm_up {
-        step();
+        first();
+        second();
     }
-    let times = (0..steps)
-        .map(|_| {
-            let start = Instant::now();
-            step();
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    median_ms(times)
+    let (mut a, mut b) = (Vec::with_capacity(steps), Vec::with_capacity(steps));
+    for i in 0..steps {
+        if i % 2 == 0 {
+            a.push(timed(&mut first));
+            b.push(timed(&mut second));
+        } else {
+            b.push(timed(&mut second));
+            a.push(timed(&mut first));
+        }
+    }
+    (median_ms(a), median_ms(b))
 }
 
 /// Runs every scene for `steps_scale` × its step count (at least 20 steps).
@@ -180,20 +191,23 @@ pub fn run(steps_scale: f64) -> Result<Vec<Row>, impact2d::WorldError> {
         let same_scene = checksum(&neutral).0 == checksum(&official).0 && neutral.body_count() == official.body_count();
         drop(neutral);
         let mut world = (bench.official)()?;
+        let (mut rapier, handles) = build_rapier(&desc);
         let mut failure = None;
-        let impact_ms = time_steps(WARM_UP, steps, || {
-            if let Err(e) = world.step(STEP_DT, SUBSTEPS) {
-                failure = Some(e);
-            }
-        });
+        let (impact_ms, rapier_ms) = time_both(
+            WARM_UP,
+            steps,
+            || {
+                if let Err(e) = world.step(STEP_DT, SUBSTEPS) {
+                    failure = Some(e);
+                }
+            },
+            || rapier.step(),
+        );
         if let Some(e) = failure {
             return Err(e);
         }
         let impact_mean_y = checksum(&world).1;
         let bodies = world.body_count();
-        drop(world);
-        let (mut rapier, handles) = build_rapier(&desc);
-        let rapier_ms = time_steps(WARM_UP, steps, || rapier.step());
         let dynamic: Vec<f64> = handles
             .iter()
             .filter_map(|&h| rapier.bodies.get(h))

@@ -193,6 +193,50 @@ impl Prepped {
         Pair { a: q.a.hull.reference(), b: q.b.hull.reference(), ma: self.a.models[k], mb: self.b.models[k] }
     }
 
+    /// The largest distance (meters) between a hull point placed by `algo`'s own f32 motion and
+    /// by its f64 reference model, over t = 0, ¼, ½, ¾, 1: checks that the reference follows
+    /// the motion the algorithm really uses (f32 rounding only: about 1e-7 m near the origin,
+    /// 5e-4 m at 5 km).
+    pub fn model_error(&self, q: &Query, algo: Algo) -> f64 {
+        let pair = self.pair(q, algo);
+        let mut worst = 0.0f64;
+        for (body, model, hull) in [(&self.a, pair.ma, &q.a.hull), (&self.b, pair.mb, &q.b.hull)] {
+            for k in 0..=4 {
+                let t = 0.25 * k as f64;
+                let place: Box<dyn Fn([f32; 2]) -> [f32; 2]> = match algo {
+                    Algo::Impact | Algo::ImpactUncertified => {
+                        let xf = body.sweep.transform_at(t as f32);
+                        Box::new(move |p| {
+                            let v = xf.apply(iv(p));
+                            [v.x, v.y]
+                        })
+                    }
+                    Algo::ParrySweep => {
+                        let pose = body.parry_sweep.transform_at(t as f32);
+                        Box::new(move |p| {
+                            let v = pose.transform_point(pv(p));
+                            [v.x, v.y]
+                        })
+                    }
+                    Algo::ParryNonlinear => {
+                        let pose = body.motion.position_at_time(t as f32);
+                        Box::new(move |p| {
+                            let v = pose.transform_point(pv(p));
+                            [v.x, v.y]
+                        })
+                    }
+                };
+                let reference = model.pose_at(t);
+                for &p in &hull.points {
+                    let mine = place(p);
+                    let exact = reference.apply(super::reference::d2(p[0] as f64, p[1] as f64));
+                    worst = worst.max(exact.dist(super::reference::d2(mine[0] as f64, mine[1] as f64)));
+                }
+            }
+        }
+        worst
+    }
+
     /// `algo`'s target band of the surface gap (meters), and whether its Overlapped means
     /// overlapping cores (parry's sweep) rather than surfaces.
     ///
