@@ -125,30 +125,48 @@ fn print_steps(rows: &[steps::Row]) {
     println!();
 }
 
-fn first(t: &tunneling::Tally) -> String {
-    match t.first {
-        Some((step, body, c)) => format!("step {step}, body {body} at ({:.3}, {:.3})", c[0], c[1]),
-        None => "-".into(),
+/// The first events of an engine over the runs of one scene (at most three).
+fn events(runs: &[&tunneling::Row], tally: impl Fn(&tunneling::Row) -> &tunneling::Tally) -> String {
+    let all: Vec<String> = runs
+        .iter()
+        .filter_map(|r| {
+            let (step, body, c) = tally(r).first?;
+            let seed = r.seed.map(|s| format!("seed {s}: ")).unwrap_or_default();
+            Some(format!("{seed}step {step}, body {body} at ({:.3}, {:.3})", c[0], c[1]))
+        })
+        .collect();
+    match all.len() {
+        0 => "-".into(),
+        n if n > 3 => format!("{}; and {} more", all[..3].join("; "), n - 3),
+        _ => all.join("; "),
     }
 }
 
 fn print_tunneling(rows: &[tunneling::Row]) {
     println!("### Tunneling (bodies checked after every step)\n");
     println!(
-        "| scene | steps | impact escapes | impact pass-throughs | rapier2d escapes | rapier2d pass-throughs | first impact event | first rapier2d event |"
+        "| scene | runs × steps | impact escapes | impact pass-throughs | rapier2d escapes | rapier2d pass-throughs | first impact events | first rapier2d events |"
     );
     println!("|---|---:|---:|---:|---:|---:|---|---|");
-    for r in rows {
+    let mut names: Vec<&str> = rows.iter().map(|r| r.case).collect();
+    names.dedup();
+    for name in names {
+        let runs: Vec<&tunneling::Row> = rows.iter().filter(|r| r.case == name).collect();
+        let sum = |f: &dyn Fn(&tunneling::Row) -> usize| runs.iter().map(|r| f(r)).sum::<usize>();
+        let seeds = match (runs.first().and_then(|r| r.seed), runs.last().and_then(|r| r.seed)) {
+            (Some(a), Some(b)) => format!(", seeds {a}–{b}"),
+            _ => String::new(),
+        };
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.case,
-            r.steps,
-            r.impact.escapes,
-            r.impact.pass_throughs,
-            r.rapier.escapes,
-            r.rapier.pass_throughs,
-            first(&r.impact),
-            first(&r.rapier)
+            "| {name}{seeds} | {} × {} | {} | {} | {} | {} | {} | {} |",
+            runs.len(),
+            runs[0].steps,
+            sum(&|r| r.impact.escapes),
+            sum(&|r| r.impact.pass_throughs),
+            sum(&|r| r.rapier.escapes),
+            sum(&|r| r.rapier.pass_throughs),
+            events(&runs, |r| &r.impact),
+            events(&runs, |r| &r.rapier)
         );
     }
     println!();

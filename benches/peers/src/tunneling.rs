@@ -28,7 +28,9 @@ pub enum Check {
 
 /// A scene, its checks and its length.
 pub struct Case {
-    pub name: String,
+    /// The scene's name; seeds of one scene share it.
+    pub name: &'static str,
+    pub seed: Option<u64>,
     pub scene: SceneDesc,
     pub checks: Vec<Check>,
     pub steps: usize,
@@ -44,9 +46,10 @@ pub struct Tally {
     pub first: Option<(usize, usize, [f32; 2])>,
 }
 
-/// One line of the table.
+/// One run: a case in both engines.
 pub struct Row {
-    pub case: String,
+    pub case: &'static str,
+    pub seed: Option<u64>,
     pub steps: usize,
     pub impact: Tally,
     pub rapier: Tally,
@@ -103,11 +106,11 @@ fn world(gravity: [f32; 2], bodies: Vec<BodyDesc>) -> SceneDesc {
 }
 
 /// 60 circles, boxes and capsules (0.1 to 0.4 m, friction 0.3, restitution 0 to 1, every
-/// fifth a bullet) at 50 to 400 m/s and up to 20 rad/s in a closed 10 m box with 1 cm walls,
-/// 300 steps (continuous_box.rs `thin_walled_box`, 1 cm walls for every seed).
-pub fn thin_walled_box(seed: u64) -> Case {
+/// fifth a bullet) at 50 to 400 m/s and up to 20 rad/s in a closed 10 m box around `center`
+/// with walls `thickness` thick, 300 steps (continuous_box.rs `thin_walled_box`).
+pub fn thin_walled_box(name: &'static str, seed: u64, center: [f32; 2], thickness: f32) -> Case {
     let mut rng = Lcg(seed);
-    let (center, half, thickness) = ([0.0, 0.0], 5.0, 0.01);
+    let half = 5.0;
     // Walls first, as the tests create them: the same bodies in the same order.
     let mut bodies = Vec::new();
     closed_box(&mut bodies, center, half, thickness);
@@ -119,7 +122,7 @@ pub fn thin_walled_box(seed: u64) -> Case {
             _ => ShapeDesc::Capsule { half: size, radius: 0.5 * size },
         };
         let (angle, speed) = (rng.range(0.0, std::f32::consts::TAU), rng.range(50.0, 400.0));
-        let p = [-4.0 + 8.0 * (i % 8) as f32 / 7.0, -4.0 + 8.0 * (i / 8) as f32 / 7.0];
+        let p = [center[0] - 4.0 + 8.0 * (i % 8) as f32 / 7.0, center[1] - 4.0 + 8.0 * (i / 8) as f32 / 7.0];
         let mut b = dynamic(p, shape, 0.0, 0.3);
         b.velocity = [speed * angle.cos(), speed * angle.sin()];
         b.spin = rng.range(-20.0, 20.0);
@@ -128,12 +131,7 @@ pub fn thin_walled_box(seed: u64) -> Case {
         bodies.push(b);
     }
     let checks = vec![inside((4..64).collect(), center, half, thickness)];
-    Case {
-        name: format!("60 fast shapes, 1 cm walls, seed {seed}"),
-        scene: world([0.0, -10.0], bodies),
-        checks,
-        steps: 300,
-    }
+    Case { name, seed: Some(seed), scene: world([0.0, -10.0], bodies), checks, steps: 300 }
 }
 
 /// Four blades 3 m × 2 cm spinning at 40 to 90 rad/s among 24 balls in a closed 12 m box with
@@ -156,7 +154,8 @@ pub fn blades() -> Case {
         bodies.push(b);
     }
     let checks = vec![inside((4..32).collect(), [0.0, 0.0], half, thickness)];
-    Case { name: "spinning blades among balls".into(), scene: world([0.0, -10.0], bodies), checks, steps: 180 }
+    let name = "spinning blades among balls";
+    Case { name, seed: None, scene: world([0.0, -10.0], bodies), checks, steps: 180 }
 }
 
 /// Two bullets (circles 5 cm, restitution 1, no gravity) fired at each other at 500 m/s,
@@ -177,7 +176,7 @@ pub fn head_on(rapier_ccd_on_both: bool) -> Case {
     } else {
         "two bullets head on, rapier ccd on one only"
     };
-    Case { name: name.into(), scene: world([0.0, 0.0], bodies), checks, steps: 30 }
+    Case { name, seed: None, scene: world([0.0, 0.0], bodies), checks, steps: 30 }
 }
 
 /// Box2D's Drop scene 4: a 10 cm ball at 200 m/s (a bullet or not) into a column of six
@@ -209,12 +208,18 @@ pub fn drop_four(bullet: bool) -> Case {
     } else {
         "Drop 4: fast ball into a stack before a wall"
     };
-    Case { name: name.into(), scene: world([0.0, -10.0], bodies), checks, steps: 120 }
+    Case { name, seed: None, scene: world([0.0, -10.0], bodies), checks, steps: 120 }
 }
 
-/// Every case; `seeds` seeds of the thin-walled box.
+/// Every case: `seeds` seeds of the thin-walled box with 1 cm walls, a quarter as many with
+/// 1 mm walls and 20 km from the origin.
 pub fn cases(seeds: u64) -> Vec<Case> {
-    let mut all: Vec<Case> = (1..=seeds).map(thin_walled_box).collect();
+    let mut all: Vec<Case> =
+        (1..=seeds).map(|s| thin_walled_box("60 fast shapes, 1 cm walls", s, [0.0, 0.0], 0.01)).collect();
+    let few = (seeds / 4).max(1);
+    all.extend((1..=few).map(|s| thin_walled_box("60 fast shapes, 1 mm walls", s, [0.0, 0.0], 0.001)));
+    let far = [20_000.0, 20_000.0];
+    all.extend((1..=few).map(|s| thin_walled_box("60 fast shapes, 1 cm walls, 20 km out", s, far, 0.01)));
     all.extend([blades(), head_on(true), head_on(false), drop_four(false), drop_four(true)]);
     all
 }
@@ -315,7 +320,7 @@ pub fn run(seeds: u64) -> Result<Vec<Row>, impact2d::WorldError> {
         let impact = tally(&case, &mut ImpactSim(w, ids))?;
         let (w, handles) = build_rapier(&case.scene);
         let rapier = tally(&case, &mut RapierSim(w, handles))?;
-        rows.push(Row { case: case.name, steps: case.steps, impact, rapier });
+        rows.push(Row { case: case.name, seed: case.seed, steps: case.steps, impact, rapier });
     }
     Ok(rows)
 }
