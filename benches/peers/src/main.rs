@@ -125,20 +125,24 @@ fn print_steps(rows: &[steps::Row]) {
     println!();
 }
 
-/// The first events of an engine over the runs of one scene (at most three).
+/// The first event of an engine in each run of one scene: the first three in full, then the
+/// seeds of the others.
 fn events(runs: &[&tunneling::Row], tally: impl Fn(&tunneling::Row) -> &tunneling::Tally) -> String {
-    let all: Vec<String> = runs
+    let hit: Vec<&&tunneling::Row> = runs.iter().filter(|r| tally(r).first.is_some()).collect();
+    let full: Vec<String> = hit
         .iter()
+        .take(3)
         .filter_map(|r| {
             let (step, body, c) = tally(r).first?;
             let seed = r.seed.map(|s| format!("seed {s}: ")).unwrap_or_default();
             Some(format!("{seed}step {step}, body {body} at ({:.3}, {:.3})", c[0], c[1]))
         })
         .collect();
-    match all.len() {
-        0 => "-".into(),
-        n if n > 3 => format!("{}; and {} more", all[..3].join("; "), n - 3),
-        _ => all.join("; "),
+    let rest: Vec<String> = hit.iter().skip(3).filter_map(|r| r.seed.map(|s| s.to_string())).collect();
+    match (full.is_empty(), rest.is_empty()) {
+        (true, _) => "-".into(),
+        (false, true) => full.join("; "),
+        (false, false) => format!("{}; also seeds {}", full.join("; "), rest.join(", ")),
     }
 }
 
