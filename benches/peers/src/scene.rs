@@ -29,8 +29,11 @@ impl ShapeDesc {
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Motion {
+    /// Never moves.
     Static,
+    /// Moves at its set velocity, pushed by nothing.
     Kinematic,
+    /// Moved by gravity and contacts.
     Dynamic,
 }
 
@@ -38,12 +41,17 @@ pub enum Motion {
 /// and flags.
 #[derive(Clone, Debug)]
 pub struct BodyDesc {
+    /// Static, kinematic or dynamic.
     pub motion: Motion,
+    /// Its shapes, in its frame.
     pub shapes: Vec<ShapeDesc>,
+    /// Origin (m) and angle (rad) of its frame.
     pub position: [f32; 2],
     pub angle: f32,
+    /// Linear (m/s) and angular (rad/s) velocity at the start.
     pub velocity: [f32; 2],
     pub spin: f32,
+    /// Material of every shape: density (kg/m²), friction, restitution.
     pub density: f32,
     pub friction: f32,
     pub restitution: f32,
@@ -53,6 +61,7 @@ pub struct BodyDesc {
     /// rapier only: `ccd_enabled` (the same as impact's bullet: fast dynamic bodies sweep
     /// fixed colliders by default, these also sweep moving bodies, but never other bullets).
     pub rapier_ccd: bool,
+    /// May fall asleep; starts awake.
     pub sleep_allowed: bool,
     pub awake: bool,
 }
@@ -81,8 +90,11 @@ impl BodyDesc {
 /// A whole scene: gravity (m/s²), the speed cap (m/s) and the bodies.
 #[derive(Clone, Debug)]
 pub struct SceneDesc {
+    /// Gravity (m/s²).
     pub gravity: [f32; 2],
+    /// The largest linear speed either engine allows (m/s).
     pub max_speed: f32,
+    /// The bodies, in creation order.
     pub bodies: Vec<BodyDesc>,
 }
 

@@ -14,9 +14,13 @@ use std::time::Instant;
 /// One line of the table.
 #[derive(Debug)]
 pub struct Row {
+    /// The scene's name in `impact2d::benchmarks`.
     pub scene: &'static str,
+    /// Bodies, static ones included.
     pub bodies: usize,
+    /// Timed steps (after [`WARM_UP`]).
     pub steps: usize,
+    /// Median step time of each engine (ms).
     pub impact_ms: f64,
     pub rapier_ms: f64,
     /// Mean height (m) of the dynamic bodies at the end, impact then rapier: a plausibility check.

@@ -30,7 +30,9 @@ pub enum Check {
 pub struct Case {
     /// The scene's name; seeds of one scene share it.
     pub name: &'static str,
+    /// The seed of the scene's generator, for seeded scenes.
     pub seed: Option<u64>,
+    /// The bodies, the checks after every step, and how many steps.
     pub scene: SceneDesc,
     pub checks: Vec<Check>,
     pub steps: usize,
@@ -48,9 +50,12 @@ pub struct Tally {
 
 /// One run: a case in both engines.
 pub struct Row {
+    /// The case's name and seed.
     pub case: &'static str,
     pub seed: Option<u64>,
+    /// Steps run.
     pub steps: usize,
+    /// What each engine did.
     pub impact: Tally,
     pub rapier: Tally,
 }

@@ -23,9 +23,11 @@ pub enum Algo {
     ParryNonlinear,
 }
 
+/// Every algorithm, in table order.
 pub const ALGOS: [Algo; 4] = [Algo::Impact, Algo::ImpactUncertified, Algo::ParrySweep, Algo::ParryNonlinear];
 
 impl Algo {
+    /// Its name in the table.
     pub fn name(self) -> &'static str {
         match self {
             Algo::Impact => "impact time_of_impact",
@@ -53,7 +55,9 @@ pub enum Kind {
 /// An answer: how it ended and the normalized time.
 #[derive(Clone, Copy, Debug)]
 pub struct Answer {
+    /// How it ended.
     pub kind: Kind,
+    /// Normalized time in [0, 1].
     pub t: f64,
 }
 
@@ -131,6 +135,7 @@ pub struct Prepped {
 }
 
 impl Prepped {
+    /// Converts the query for every API.
     pub fn new(q: &Query) -> Prepped {
         Prepped { a: prepare(&q.a), b: prepare(&q.b) }
     }

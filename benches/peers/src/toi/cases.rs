@@ -10,7 +10,9 @@ use crate::rng::Rng;
 /// inflated by `radius` (meters). One point is a circle, two a capsule or segment.
 #[derive(Clone, Debug)]
 pub struct Hull {
+    /// Core points (m, local).
     pub points: Vec<[f32; 2]>,
+    /// Inflation (m).
     pub radius: f32,
 }
 
@@ -31,10 +33,14 @@ impl Hull {
 /// from `a1` to `a2` (radians). Each algorithm interpolates in between by its own model.
 #[derive(Clone, Debug)]
 pub struct Body {
+    /// The shape.
     pub hull: Hull,
+    /// Center of mass (m, local).
     pub local_center: [f32; 2],
+    /// Center of mass at the start and the end (m, world).
     pub c1: [f32; 2],
     pub c2: [f32; 2],
+    /// Angle at the start and the end (rad).
     pub a1: f32,
     pub a2: f32,
 }
@@ -57,13 +63,17 @@ impl Body {
 /// One query: bodies A and B over one step (t from 0 to 1).
 #[derive(Clone, Debug)]
 pub struct Query {
+    /// Body A.
     pub a: Body,
+    /// Body B.
     pub b: Body,
 }
 
 /// A family of queries: its name and generator.
 pub struct Family {
+    /// Its name in the table.
     pub name: &'static str,
+    /// Draws one query.
     pub make: fn(&mut Rng) -> Query,
 }
 

@@ -36,12 +36,14 @@ const REPEATS: usize = 3;
 /// One line of the table: an algorithm on a family.
 #[derive(Clone, Debug, Default)]
 pub struct Row {
+    /// The family and the algorithm.
     pub family: &'static str,
     pub algo: &'static str,
     /// Time per query (µs): mean, median and 99th percentile of the batches' times per query.
     pub mean_us: f64,
     pub median_us: f64,
     pub p99_us: f64,
+    /// Answers of each kind, and the verdicts of the module documentation.
     pub hits: usize,
     pub solid_misses: usize,
     pub glancing_misses: usize,

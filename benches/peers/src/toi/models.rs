@@ -115,8 +115,10 @@ pub fn velocity(p0: [f32; 2], q0: [f32; 2], lc: [f32; 2], v: [f32; 2], angvel: f
 
 /// A moving pair under one model: signed surface distance over time and its Lipschitz bound.
 pub struct Pair {
+    /// The shapes of A and B (f64).
     pub a: RefShape,
     pub b: RefShape,
+    /// Their motions.
     pub ma: Model,
     pub mb: Model,
 }
