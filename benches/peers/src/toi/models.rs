@@ -141,3 +141,52 @@ impl Pair {
         super::reference::first_below(|t| self.sd_at(t), self.lipschitz(), threshold, 1.0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The nlerp rate bound holds: the angle of q(t), sampled finely, never turns faster.
+    #[test]
+    fn nlerp_turn_rate_bounds_the_sampled_rate() {
+        let mut rng = Rng::new(1);
+        for _ in 0..2000 {
+            let (a1, turn) = (rng.angle(), rng.range(-3.0, 3.0));
+            let q = |a: f64| d2(a.cos() as f32 as f64, a.sin() as f32 as f64);
+            let m = Model::Nlerp { lc: d2(0.0, 0.0), c1: d2(0.0, 0.0), c2: d2(0.0, 0.0), q1: q(a1), q2: q(a1 + turn) };
+            let bound = m.turn_rate();
+            let n = 2000;
+            let angle = |t: f64| {
+                let p = m.pose_at(t);
+                p.s.atan2(p.c)
+            };
+            for k in 0..n {
+                let (t0, t1) = (k as f64 / n as f64, (k + 1) as f64 / n as f64);
+                let mut d = angle(t1) - angle(t0);
+                d -= std::f64::consts::TAU * (d / std::f64::consts::TAU).round();
+                assert!(
+                    d.abs() / (t1 - t0) <= bound * (1.0 + 1e-9) + 1e-9,
+                    "turn {turn}: {} > {bound}",
+                    d.abs() * n as f64
+                );
+            }
+            // Tight: mid-step it turns at nearly the bound.
+            assert!((angle(0.5 + 1e-6) - angle(0.5 - 1e-6)).abs() / 2e-6 > 0.99 * bound);
+        }
+    }
+
+    /// The velocity model is the constant-rate model written from a pose.
+    #[test]
+    fn velocity_model_matches_constant_rate() {
+        let c = Model::Constant { lc: d2(0.3, -0.2), c1: d2(1.0, 2.0), c2: d2(-1.0, 0.5), a1: 0.4, a2: 2.9 };
+        let q0 = d2(0.4f64.cos(), 0.4f64.sin());
+        let p0 = d2(1.0, 2.0) - rot(q0, d2(0.3, -0.2));
+        let v = Model::Velocity { p0, q0, lc: d2(0.3, -0.2), v: d2(-2.0, -1.5), w: 2.5 };
+        for k in 0..=10 {
+            let t = k as f64 / 10.0;
+            let (a, b) = (c.pose_at(t), v.pose_at(t));
+            assert!(a.p.dist(b.p) < 1e-12 && (a.c - b.c).abs() < 1e-12 && (a.s - b.s).abs() < 1e-12);
+        }
+    }
+}
