@@ -1,0 +1,177 @@
+//! `cargo run --release -p peers [-- [toi] [steps] [tunneling] [--quick] [--explain]]`: impact
+//! side by side with rapier2d 0.36 and parry2d 0.31 (issue 7), on one thread. Prints one
+//! markdown report: time of impact, whole steps, tunneling (the parts named, or all).
+//! `--quick` runs small counts (a spot check in seconds); `--explain` prints the first wrong
+//! time of impact answer of each algorithm and family.
+
+mod rng;
+mod scene;
+mod steps;
+mod toi;
+mod tunneling;
+
+use std::process::ExitCode;
+
+/// The counts of one run.
+struct Counts {
+    explain: bool,
+    toi_queries: usize,
+    steps_scale: f64,
+    box_seeds: u64,
+}
+
+const FULL: Counts = Counts { explain: false, toi_queries: 16384, steps_scale: 1.0, box_seeds: 40 };
+const QUICK: Counts = Counts { explain: false, toi_queries: 512, steps_scale: 0.1, box_seeds: 2 };
+
+fn main() -> ExitCode {
+    let mut counts = FULL;
+    let mut parts = Vec::new();
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "toi" | "steps" | "tunneling" => parts.push(arg),
+            "--quick" => counts = Counts { explain: counts.explain, ..QUICK },
+            "--explain" => counts.explain = true,
+            "-h" | "--help" => {
+                println!("usage: peers [toi] [steps] [tunneling] [--quick] [--explain]");
+                return ExitCode::SUCCESS;
+            }
+            other => {
+                eprintln!("peers: unknown argument {other:?} (expected toi, steps, tunneling, --quick or --explain)");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let wanted = |part: &str| parts.is_empty() || parts.iter().any(|p| p == part);
+    if wanted("toi") {
+        print_toi(&counts);
+    }
+    if wanted("steps") {
+        match steps::run(counts.steps_scale) {
+            Ok(rows) => print_steps(&rows),
+            Err(e) => {
+                eprintln!("peers: building or stepping a benchmark scene failed: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if wanted("tunneling") {
+        match tunneling::run(counts.box_seeds) {
+            Ok(rows) => print_tunneling(&rows),
+            Err(e) => {
+                eprintln!("peers: building or stepping a tunneling scene failed: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn print_toi(counts: &Counts) {
+    println!("### Time of impact ({} seeded queries per family, batches of 64)\n", counts.toi_queries);
+    println!(
+        "| family | algorithm | mean µs | median µs | p99 µs | hits | solid misses | glancing misses | late | false hits | failed | unknown | model check m |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let rows = toi::run(counts.toi_queries);
+    for r in &rows {
+        println!(
+            "| {} | {} | {:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {:.0e} |",
+            r.family,
+            r.algo,
+            r.mean_us,
+            r.median_us,
+            r.p99_us,
+            r.hits,
+            r.solid_misses,
+            r.glancing_misses,
+            r.late,
+            r.false_hits,
+            r.failed,
+            r.unknown,
+            r.model_error
+        );
+    }
+    println!();
+    for r in rows.iter().filter(|_| counts.explain) {
+        for problem in &r.problems {
+            println!("{} / {}: {problem}\n", r.family, r.algo);
+        }
+    }
+}
+
+fn print_steps(rows: &[steps::Row]) {
+    println!(
+        "### Whole steps (one thread, 60 Hz, 4 sub-steps; median ms per step after {} warm-up steps)\n",
+        steps::WARM_UP
+    );
+    println!(
+        "| scene | bodies | steps | impact ms | rapier2d ms | rapier / impact | mean y impact | mean y rapier | same scene |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    for r in rows {
+        println!(
+            "| {} | {} | {} | {:.3} | {:.3} | {:.2} | {:.2} | {:.2} | {} |",
+            r.scene,
+            r.bodies,
+            r.steps,
+            r.impact_ms,
+            r.rapier_ms,
+            r.rapier_ms / r.impact_ms,
+            r.impact_mean_y,
+            r.rapier_mean_y,
+            if r.same_scene { "yes" } else { "NO" }
+        );
+    }
+    println!();
+}
+
+/// The first event of an engine in each run of one scene: the first three in full, then the
+/// seeds of the others.
+fn events(runs: &[&tunneling::Row], tally: impl Fn(&tunneling::Row) -> &tunneling::Tally) -> String {
+    let hit: Vec<&&tunneling::Row> = runs.iter().filter(|r| tally(r).first.is_some()).collect();
+    let full: Vec<String> = hit
+        .iter()
+        .take(3)
+        .filter_map(|r| {
+            let (step, body, c) = tally(r).first?;
+            let seed = r.seed.map(|s| format!("seed {s}: ")).unwrap_or_default();
+            Some(format!("{seed}step {step}, body {body} at ({:.3}, {:.3})", c[0], c[1]))
+        })
+        .collect();
+    let rest: Vec<String> = hit.iter().skip(3).filter_map(|r| r.seed.map(|s| s.to_string())).collect();
+    match (full.is_empty(), rest.is_empty()) {
+        (true, _) => "-".into(),
+        (false, true) => full.join("; "),
+        (false, false) => format!("{}; also seeds {}", full.join("; "), rest.join(", ")),
+    }
+}
+
+fn print_tunneling(rows: &[tunneling::Row]) {
+    println!("### Tunneling (bodies checked after every step)\n");
+    println!(
+        "| scene | runs × steps | impact escapes | impact pass-throughs | rapier2d escapes | rapier2d pass-throughs | first impact events | first rapier2d events |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---|---|");
+    let mut names: Vec<&str> = rows.iter().map(|r| r.case).collect();
+    names.dedup();
+    for name in names {
+        let runs: Vec<&tunneling::Row> = rows.iter().filter(|r| r.case == name).collect();
+        let sum = |f: &dyn Fn(&tunneling::Row) -> usize| runs.iter().map(|r| f(r)).sum::<usize>();
+        let seeds = match (runs.first().and_then(|r| r.seed), runs.last().and_then(|r| r.seed)) {
+            (Some(a), Some(b)) => format!(", seeds {a}–{b}"),
+            _ => String::new(),
+        };
+        println!(
+            "| {name}{seeds} | {} × {} | {} | {} | {} | {} | {} | {} |",
+            runs.len(),
+            runs[0].steps,
+            sum(&|r| r.impact.escapes),
+            sum(&|r| r.impact.pass_throughs),
+            sum(&|r| r.rapier.escapes),
+            sum(&|r| r.rapier.pass_throughs),
+            events(&runs, |r| &r.impact),
+            events(&runs, |r| &r.rapier)
+        );
+    }
+    println!();
+}

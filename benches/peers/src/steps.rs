@@ -1,0 +1,234 @@
+//! Part 2: whole steps. impact's benchmark scenes (`impact2d::benchmarks`) timed as impact
+//! builds them, and the same scenes written as neutral data (mirroring benchmarks.rs body by
+//! body, in the same order) built in rapier2d. One thread, 60 Hz, 4 sub-steps / solver
+//! iterations, the same warm-up; milliseconds per step, median over the timed steps.
+//!
+//! Check of sameness: the neutral scene built in impact gives bit-for-bit the checksum of the
+//! official builder after a few steps (printed as `same scene`).
+
+use crate::scene::{BodyDesc, Motion, SceneDesc, ShapeDesc, build_impact, build_rapier};
+use impact2d::benchmarks::{STEP_DT, SUBSTEPS};
+use impact2d::{Aabb, Filter, Vec2, World};
+use std::time::Instant;
+
+/// One line of the table.
+#[derive(Debug)]
+pub struct Row {
+    /// The scene's name in `impact2d::benchmarks`.
+    pub scene: &'static str,
+    /// Bodies, static ones included.
+    pub bodies: usize,
+    /// Timed steps (after [`WARM_UP`]).
+    pub steps: usize,
+    /// Median step time of each engine (ms).
+    pub impact_ms: f64,
+    pub rapier_ms: f64,
+    /// Mean height (m) of the dynamic bodies at the end, impact then rapier: a plausibility check.
+    pub impact_mean_y: f64,
+    pub rapier_mean_y: f64,
+    /// The neutral scene built in impact matches the official builder bit for bit.
+    pub same_scene: bool,
+}
+
+struct Bench {
+    name: &'static str,
+    official: fn() -> Result<World, impact2d::WorldError>,
+    neutral: fn() -> SceneDesc,
+    steps: usize,
+}
+
+const BENCHES: [Bench; 4] = [
+    Bench { name: "large_pyramid", official: impact2d::benchmarks::large_pyramid, neutral: large_pyramid, steps: 500 },
+    Bench { name: "many_pyramids", official: impact2d::benchmarks::many_pyramids, neutral: many_pyramids, steps: 200 },
+    Bench { name: "tumbler", official: impact2d::benchmarks::tumbler, neutral: tumbler, steps: 750 },
+    Bench { name: "smash", official: impact2d::benchmarks::smash, neutral: smash, steps: 300 },
+];
+
+/// Warm-up steps before timing, the same for both engines.
+pub const WARM_UP: usize = 10;
+
+fn scene(gravity: [f32; 2], bodies: Vec<BodyDesc>) -> SceneDesc {
+    SceneDesc { gravity, max_speed: impact2d::settings::DEFAULT_MAX_LINEAR_SPEED, bodies }
+}
+
+/// Unit boxes that never sleep, in a pyramid as benchmarks.rs stacks them.
+fn pyramid(bodies: &mut Vec<BodyDesc>, base: usize, left: f32, bottom: f32) {
+    for row in 0..base {
+        let y = bottom + 0.5 + row as f32;
+        for column in row..base {
+            let x = left + 0.5 + 0.5 * row as f32 + (column - row) as f32;
+            let mut b = BodyDesc::new(Motion::Dynamic, [x, y], ShapeDesc::rect(0.5, 0.5));
+            b.sleep_allowed = false;
+            bodies.push(b);
+        }
+    }
+}
+
+fn large_pyramid() -> SceneDesc {
+    let mut bodies = vec![BodyDesc::new(Motion::Static, [0.0, -1.0], ShapeDesc::rect(100.0, 1.0))];
+    pyramid(&mut bodies, 100, -50.0, 0.0);
+    scene([0.0, -10.0], bodies)
+}
+
+fn many_pyramids() -> SceneDesc {
+    let (rows, columns, base) = (20, 20, 10);
+    let spacing = base as f32 + 1.0;
+    let width = columns as f32 * spacing;
+    let mut ground = BodyDesc::new(Motion::Static, [0.0, 0.0], ShapeDesc::Circle(1.0));
+    ground.shapes = (0..rows)
+        .map(|row| {
+            let y = row as f32 * spacing;
+            ShapeDesc::Segment([-0.5 * width, y], [0.5 * width, y])
+        })
+        .collect();
+    let mut bodies = vec![ground];
+    for row in 0..rows {
+        for column in 0..columns {
+            let left = -0.5 * width + column as f32 * spacing + 0.5;
+            pyramid(&mut bodies, base, left, row as f32 * spacing);
+        }
+    }
+    scene([0.0, -10.0], bodies)
+}
+
+fn tumbler() -> SceneDesc {
+    let mut drum = BodyDesc::new(Motion::Kinematic, [0.0, 10.0], ShapeDesc::Circle(1.0));
+    drum.spin = 25f32.to_radians();
+    drum.sleep_allowed = false;
+    drum.shapes =
+        [(0.5, 10.0, [10.0, 0.0]), (0.5, 10.0, [-10.0, 0.0]), (10.0, 0.5, [0.0, 10.0]), (10.0, 0.5, [0.0, -10.0])]
+            .into_iter()
+            .map(|(hx, hy, center)| ShapeDesc::Box { hx, hy, center, angle: 0.0 })
+            .collect();
+    let mut bodies = vec![drum];
+    for i in 0..45 {
+        for j in 0..45 {
+            let p = [-9.0 + 0.4 * j as f32, 1.0 + 0.4 * i as f32];
+            bodies.push(BodyDesc::new(Motion::Dynamic, p, ShapeDesc::rect(0.125, 0.125)));
+        }
+    }
+    scene([0.0, -10.0], bodies)
+}
+
+fn smash() -> SceneDesc {
+    let mut smasher = BodyDesc::new(Motion::Dynamic, [-20.0, 0.0], ShapeDesc::rect(4.0, 4.0));
+    smasher.velocity = [40.0, 0.0];
+    smasher.density = 8.0;
+    let mut bodies = vec![smasher];
+    let (columns, rows, size) = (120, 80, 0.4f32);
+    for i in 0..columns {
+        for j in 0..rows {
+            let p = [30.0 + size * i as f32, (j as f32 - 0.5 * rows as f32) * size];
+            let mut b = BodyDesc::new(Motion::Dynamic, p, ShapeDesc::rect(0.5 * size, 0.5 * size));
+            b.awake = false;
+            bodies.push(b);
+        }
+    }
+    scene([0.0, 0.0], bodies)
+}
+
+/// FNV-1a over the bits of every body's pose and velocity, bodies in shape handle order (as
+/// the `world_steps` example does), with the dynamic bodies' mean height.
+fn checksum(world: &World) -> (u64, f64) {
+    let everything = Aabb::new(Vec2::splat(-1.0e6), Vec2::splat(1.0e6));
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let (mut sum_y, mut n) = (0.0, 0usize);
+    for shape in world.overlap_aabb(everything, Filter::default()).unwrap_or_default() {
+        let Ok(body) = world.shape_body(shape) else { continue };
+        let (p, v) = (world.position(body).unwrap_or_default(), world.linear_velocity(body).unwrap_or_default());
+        let (a, w) = (world.angle(body).unwrap_or_default(), world.angular_velocity(body).unwrap_or_default());
+        for x in [p.x, p.y, a, v.x, v.y, w] {
+            hash = (hash ^ u64::from(x.to_bits())).wrapping_mul(0x0100_0000_01b3);
+        }
+        if world.body_type(body).ok() == Some(impact2d::BodyType::Dynamic) {
+            sum_y += world.world_center(body).unwrap_or_default().y as f64;
+            n += 1;
+        }
+    }
+    (hash, sum_y / n.max(1) as f64)
+}
+
+fn median_ms(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn timed(step: &mut impl FnMut()) -> f64 {
+    let start = Instant::now();
+    step();
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+/// Steps both engines `warm_up` times, then `steps` times alternating which goes first, so
+/// that they share the machine's noise; returns the median step time of each (ms).
+fn time_both(warm_up: usize, steps: usize, mut first: impl FnMut(), mut second: impl FnMut()) -> (f64, f64) {
+    for _ in 0..warm_up {
+        first();
+        second();
+    }
+    let (mut a, mut b) = (Vec::with_capacity(steps), Vec::with_capacity(steps));
+    for i in 0..steps {
+        if i % 2 == 0 {
+            a.push(timed(&mut first));
+            b.push(timed(&mut second));
+        } else {
+            b.push(timed(&mut second));
+            a.push(timed(&mut first));
+        }
+    }
+    (median_ms(a), median_ms(b))
+}
+
+/// Runs every scene for `steps_scale` × its step count (at least 20 steps).
+pub fn run(steps_scale: f64) -> Result<Vec<Row>, impact2d::WorldError> {
+    let mut rows = Vec::new();
+    for bench in &BENCHES {
+        let steps = ((bench.steps as f64 * steps_scale) as usize).max(20);
+        let desc = (bench.neutral)();
+        // Sameness: both impact builds, three steps, identical bits.
+        let (mut neutral, _) = build_impact(&desc)?;
+        let mut official = (bench.official)()?;
+        for _ in 0..3 {
+            neutral.step(STEP_DT, SUBSTEPS)?;
+            official.step(STEP_DT, SUBSTEPS)?;
+        }
+        let same_scene = checksum(&neutral).0 == checksum(&official).0 && neutral.body_count() == official.body_count();
+        drop(neutral);
+        let mut world = (bench.official)()?;
+        let (mut rapier, handles) = build_rapier(&desc);
+        let mut failure = None;
+        let (impact_ms, rapier_ms) = time_both(
+            WARM_UP,
+            steps,
+            || {
+                if let Err(e) = world.step(STEP_DT, SUBSTEPS) {
+                    failure = Some(e);
+                }
+            },
+            || rapier.step(),
+        );
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let impact_mean_y = checksum(&world).1;
+        let bodies = world.body_count();
+        let dynamic: Vec<f64> = handles
+            .iter()
+            .filter_map(|&h| rapier.bodies.get(h))
+            .filter(|b| b.is_dynamic())
+            .map(|b| b.center_of_mass().y as f64)
+            .collect();
+        let rapier_mean_y = dynamic.iter().sum::<f64>() / dynamic.len().max(1) as f64;
+        rows.push(Row {
+            scene: bench.name,
+            bodies,
+            steps,
+            impact_ms,
+            rapier_ms,
+            impact_mean_y,
+            rapier_mean_y,
+            same_scene,
+        });
+    }
+    Ok(rows)
+}
