@@ -41,13 +41,14 @@ use super::handles::ShapeId;
 use super::handles::{NULL, Slots};
 use super::moving_set::{MovingSet, SweptBox};
 use super::world::{World, WorldDef};
+use crate::broad_phase::ProxyKind;
 use crate::geometry::{Aabb, Shape};
 use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::{Manifold, collide};
 use crate::query::{ShapeProxy, ToiOutput, ToiState, time_of_impact};
 use crate::settings::{
     BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP,
-    SPECULATIVE_DISTANCE, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
+    SPECULATIVE_DISTANCE, STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
 };
 
 /// What continuous collision does with the rest of a step after an impact.
@@ -384,10 +385,14 @@ impl World {
     }
 
     /// Finds the candidate pairs of the fast bodies over the whole step and queues their
-    /// impacts: moving shapes from the sort and sweep of their swept boxes ([`MovingSet`]),
-    /// the others (standing still all step) from one broad-phase query per fast shape.
+    /// impacts: moving shapes, and the still dynamic ones near the fast sweeps, from the sort
+    /// and sweep of their swept boxes ([`MovingSet`]); static and kinematic shapes standing
+    /// still (and the still dynamic ones, when gathering them would visit too much of the
+    /// tree) from one broad-phase query per fast shape.
     fn sweep_fast_bodies(&mut self, cc: &mut Continuous) {
         self.collect_moving(cc);
+        let still_gathered = self.collect_still_dynamic(cc);
+        cc.moving.sort();
         cc.pairs.clear();
         let (colliders, pairs, movers, boxes) = (&self.colliders, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
         cc.moving.overlapping_pairs(|i, j| {
@@ -402,10 +407,11 @@ impl World {
                 pairs.push(pair_of(a.shape, b.shape));
             }
         });
+        let kinds: &[ProxyKind] = if still_gathered { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL };
         for i in 0..cc.movers.len() {
             if cc.movers[i].fast {
                 let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
-                self.query_still(cc, shape, &swept);
+                self.query_still(cc, shape, &swept, kinds);
             }
         }
         self.queue_pairs(cc);
@@ -442,31 +448,70 @@ impl World {
                 shape = c.next;
             }
         }
-        cc.moving.sort();
+    }
+
+    /// Adds to the moving set the dynamic shapes that stand still all step (asleep, or awake
+    /// and not moving) in the box holding every fast sweep, with their fat boxes, from one
+    /// walk of the dynamic tree: in a flying pile this replaces a tree query per fast shape
+    /// that visits mostly moving shapes. Gives up (false, the set unchanged) when the walk
+    /// visits more proxies than [`STILL_GATHER_LIMIT`] per fast shape, where those queries
+    /// are cheaper (a few fast bodies far apart in a large world).
+    fn collect_still_dynamic(&self, cc: &mut Continuous) -> bool {
+        let (mut reach, mut fast) = (None::<Aabb>, 0usize);
+        for (m, b) in cc.movers.iter().zip(&cc.moving.boxes) {
+            if m.fast {
+                reach = Some(reach.map_or(b.sweep, |r| r.union(&b.sweep)));
+                fast += 1;
+            }
+        }
+        let Some(reach) = reach else { return true };
+        let (first, budget) = (cc.moving.boxes.len(), fast.saturating_mul(STILL_GATHER_LIMIT));
+        let (mut visited, colliders, bodies, in_set) = (0usize, &self.colliders, &self.bodies, &cc.in_set);
+        let (boxes, movers) = (&mut cc.moving.boxes, &mut cc.movers);
+        let tree = self.broad_phase.tree(ProxyKind::Dynamic);
+        tree.query_leaves(&reach, |_, fat, user| {
+            visited += 1;
+            let shape = user as u32;
+            let c = &colliders[shape];
+            if !(in_set[c.body as usize] || c.sensor) {
+                let b = &bodies[c.body];
+                boxes.push(SweptBox::new(*fat, Vec2::ZERO));
+                movers.push(Mover { shape, body: c.body, fast: false, motion: Motion::of(b, &b.still_sweep()) });
+            }
+            visited <= budget
+        });
+        if visited > budget {
+            cc.moving.boxes.truncate(first);
+            cc.movers.truncate(first);
+            return false;
+        }
+        true
     }
 
     /// Adds the candidate pairs of shape `shape` moving as `swept` with the shapes that stand
     /// still all step (static, sleeping, or not moving), from one broad-phase query: their
     /// fat boxes hold them. Candidates are culled by the swept-AABB time of impact.
-    fn query_still(&self, cc: &mut Continuous, shape: u32, swept: &SweptBox) {
+    fn query_still(&self, cc: &mut Continuous, shape: u32, swept: &SweptBox, kinds: &[ProxyKind]) {
         let c = &self.colliders[shape];
         let (colliders, bodies, pairs) = (&self.colliders, &self.bodies, &mut cc.pairs);
         let (slot, tracks, in_set) = (&cc.slot, &cc.tracks, &cc.in_set);
-        let found = self.broad_phase.query_swept(swept.start, swept.displacement, |_, user, _| {
-            let other = user as u32;
-            let o = &colliders[other];
-            let pairs_with = !in_set[o.body as usize]
-                && o.body != c.body
-                && !o.sensor
-                && c.filter.should_pair(&o.filter)
-                && (bodies[o.body].is_dynamic() || bodies[c.body].is_dynamic())
-                && !step_motion_is_slow(bodies, slot, tracks, c.body, o.body);
-            if pairs_with {
-                pairs.push(pair_of(shape, other));
-            }
-            true
-        });
-        debug_assert!(found.is_ok(), "{found:?}");
+        for &kind in kinds {
+            let found = self.broad_phase.tree(kind).query_swept(swept.start, swept.displacement, |_, user, _| {
+                let other = user as u32;
+                let o = &colliders[other];
+                let pairs_with = !in_set[o.body as usize]
+                    && o.body != c.body
+                    && !o.sensor
+                    && c.filter.should_pair(&o.filter)
+                    && (bodies[o.body].is_dynamic() || bodies[c.body].is_dynamic())
+                    && !step_motion_is_slow(bodies, slot, tracks, c.body, o.body);
+                if pairs_with {
+                    pairs.push(pair_of(shape, other));
+                }
+                true
+            });
+            debug_assert!(found.is_ok(), "{found:?}");
+        }
     }
 
     /// Re-sweeps the flagged tracks (all restarted at one time after an impact) and queues
@@ -494,7 +539,7 @@ impl World {
         cc.pairs.clear();
         for i in first..cc.moving.boxes.len() {
             let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
-            self.query_still(cc, shape, &swept);
+            self.query_still(cc, shape, &swept, &ProxyKind::ALL);
             let c = &self.colliders[shape];
             let (colliders, bodies, pairs, movers, boxes) =
                 (&self.colliders, &self.bodies, &mut cc.pairs, &cc.movers, &cc.moving.boxes);

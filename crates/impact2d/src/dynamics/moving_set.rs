@@ -17,6 +17,13 @@ use crate::query::{AabbToiState, aabb_time_of_impact};
 /// Most bands the sorted boxes span: bands grow when the boxes are spread this far apart.
 const MAX_BANDS: f32 = 4096.0;
 
+/// A sort key ordering by band, then by `x` as [`f32::total_cmp`] does.
+fn sort_key(band: i32, x: f32) -> u64 {
+    let bits = x.to_bits();
+    let x = if bits >> 31 == 1 { !bits } else { bits | 1 << 31 };
+    (u64::from((band ^ i32::MIN) as u32) << 32) | u64::from(x)
+}
+
 /// A box moving over (part of) the step: from `start` by `displacement` (meters).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SweptBox {
@@ -46,8 +53,8 @@ pub(crate) struct MovingSet {
     /// How many of `boxes` are sorted into the bands; the others are checked one by one.
     sorted: usize,
     band_height: f32,
-    /// (band, index into `boxes`, sweep), by band, then by the sweep's lower x, then index.
-    order: Vec<(i32, u32, Aabb)>,
+    /// (band and lower x of the sweep as one sort key, index into `boxes`, sweep), sorted.
+    order: Vec<(u64, u32, Aabb)>,
     /// The bands in `order`: (band, first position, widest sweep in x).
     runs: Vec<(i32, u32, f32)>,
 }
@@ -77,12 +84,12 @@ impl MovingSet {
         self.band_height = (2.0 * mean).max((top - bottom) / MAX_BANDS).max(f32::MIN_POSITIVE);
         for (i, b) in self.boxes.iter().enumerate() {
             for band in self.band(b.sweep.lower.y)..=self.band(b.sweep.upper.y) {
-                self.order.push((band, i as u32, b.sweep));
+                self.order.push((sort_key(band, b.sweep.lower.x), i as u32, b.sweep));
             }
         }
-        self.order.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(x.2.lower.x.total_cmp(&y.2.lower.x)).then(x.1.cmp(&y.1)));
-        for (k, &(band, _, sweep)) in self.order.iter().enumerate() {
-            let width = sweep.upper.x - sweep.lower.x;
+        self.order.sort_unstable_by_key(|e| (e.0, e.1));
+        for (k, &(key, _, sweep)) in self.order.iter().enumerate() {
+            let (band, width) = ((key >> 32) as u32 as i32 ^ i32::MIN, sweep.upper.x - sweep.lower.x);
             match self.runs.last_mut() {
                 Some(run) if run.0 == band => run.2 = run.2.max(width),
                 _ => self.runs.push((band, k as u32, width)),
