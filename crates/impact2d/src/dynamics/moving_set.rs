@@ -14,6 +14,9 @@ use crate::geometry::Aabb;
 use crate::math::Vec2;
 use crate::query::{AabbToiState, aabb_time_of_impact};
 
+/// The bit of an index in `MovingSet::order` that marks the box.
+const MARKED: u32 = 1 << 31;
+
 /// Most bands the sorted boxes span: bands grow when the boxes are spread this far apart.
 const MAX_BANDS: f32 = 4096.0;
 
@@ -53,8 +56,11 @@ pub(crate) struct MovingSet {
     /// How many of `boxes` are sorted into the bands; the others are checked one by one.
     sorted: usize,
     band_height: f32,
-    /// (band and lower x of the sweep as one sort key, index into `boxes`, sweep), sorted.
+    /// (band and lower x of the sweep as one sort key, index into `boxes` with
+    /// [`MARKED`] set for marked boxes, sweep), sorted.
     order: Vec<(u64, u32, Aabb)>,
+    /// The sort keys and indices (with the mark) before sorting.
+    keys: Vec<u128>,
     /// The bands in `order`: (band, first position, widest sweep in x).
     runs: Vec<(i32, u32, f32)>,
 }
@@ -67,9 +73,11 @@ impl MovingSet {
         self.sorted = 0;
     }
 
-    /// Sorts the boxes added so far into the bands.
-    pub fn sort(&mut self) {
+    /// Sorts the boxes added so far into the bands; `marked(i)` tells whether box `i` is one
+    /// of those every reported pair has (see [`MovingSet::overlapping_pairs`]).
+    pub fn sort(&mut self, marked: impl Fn(usize) -> bool) {
         self.order.clear();
+        self.keys.clear();
         self.runs.clear();
         self.sorted = self.boxes.len();
         if self.boxes.is_empty() {
@@ -83,11 +91,18 @@ impl MovingSet {
         let mean = (heights / self.boxes.len() as f64) as f32;
         self.band_height = (2.0 * mean).max((top - bottom) / MAX_BANDS).max(f32::MIN_POSITIVE);
         for (i, b) in self.boxes.iter().enumerate() {
+            let index = if marked(i) { i as u32 | MARKED } else { i as u32 };
             for band in self.band(b.sweep.lower.y)..=self.band(b.sweep.upper.y) {
-                self.order.push((sort_key(band, b.sweep.lower.x), i as u32, b.sweep));
+                self.keys.push(u128::from(sort_key(band, b.sweep.lower.x)) << 32 | u128::from(index));
             }
         }
-        self.order.sort_unstable_by_key(|e| (e.0, e.1));
+        // Sorting plain integers is about twice as fast as sorting the records.
+        self.keys.sort_unstable();
+        let boxes = &self.boxes;
+        self.order.extend(self.keys.iter().map(|&k| {
+            let index = k as u32;
+            ((k >> 32) as u64, index, boxes[(index & !MARKED) as usize].sweep)
+        }));
         for (k, &(key, _, sweep)) in self.order.iter().enumerate() {
             let (band, width) = ((key >> 32) as u32 as i32 ^ i32::MIN, sweep.upper.x - sweep.lower.x);
             match self.runs.last_mut() {
@@ -109,7 +124,7 @@ impl MovingSet {
     }
 
     /// Calls `f(i, j)` (indices into `boxes`, each pair once, in a fixed order) for every two
-    /// sorted boxes whose sweeps overlap.
+    /// sorted boxes whose sweeps overlap, at least one of them marked.
     pub fn overlapping_pairs(&self, mut f: impl FnMut(u32, u32)) {
         for r in 0..self.runs.len() {
             let band = self.runs[r].0;
@@ -119,8 +134,12 @@ impl MovingSet {
                     if b.lower.x > a.upper.x {
                         break;
                     }
-                    if b.lower.y <= a.upper.y && a.lower.y <= b.upper.y && self.band(a.lower.y.max(b.lower.y)) == band {
-                        f(i, j);
+                    if (i | j) & MARKED != 0
+                        && b.lower.y <= a.upper.y
+                        && a.lower.y <= b.upper.y
+                        && self.band(a.lower.y.max(b.lower.y)) == band
+                    {
+                        f(i & !MARKED, j & !MARKED);
                     }
                 }
             }
@@ -145,7 +164,7 @@ impl MovingSet {
                         break;
                     }
                     if b.overlaps(aabb) && self.band(aabb.lower.y.max(b.lower.y)) == band {
-                        f(i);
+                        f(i & !MARKED);
                     }
                 }
             }
@@ -178,22 +197,23 @@ mod tests {
             .collect()
     }
 
-    /// The banded sort and sweep finds exactly the overlapping pairs a test of every pair
-    /// finds, each once, and box queries (also of boxes added after the sort) likewise.
+    /// The banded sort and sweep finds exactly the overlapping pairs with a marked box that a
+    /// test of every pair finds, each once, and box queries (also of boxes added after the
+    /// sort) likewise.
     #[test]
     fn finds_what_brute_force_finds() {
         for seed in 1..6 {
             let all = boxes(300, seed);
             let mut set = MovingSet::default();
             set.boxes.extend_from_slice(&all[..250]);
-            set.sort();
+            set.sort(|i| i % 3 != 0);
             set.boxes.extend_from_slice(&all[250..]);
             let mut found = Vec::new();
             set.overlapping_pairs(|i, j| found.push((i.min(j), i.max(j))));
             let mut expected = Vec::new();
             for i in 0..250u32 {
                 for j in i + 1..250u32 {
-                    if all[i as usize].sweep.overlaps(&all[j as usize].sweep) {
+                    if (i % 3 != 0 || j % 3 != 0) && all[i as usize].sweep.overlaps(&all[j as usize].sweep) {
                         expected.push((i, j));
                     }
                 }
