@@ -10,13 +10,19 @@
 //!    more than the linear slop, or a moving body that started the step deep in a static or
 //!    kinematic shape (`CONTINUOUS_DEEP_FRACTION` of its smallest extent), which the contact
 //!    solver may push through a thin wall.
-//! 2. **Candidates**: tracked bodies that move far have their broad-phase boxes grown over
-//!    their whole motion; the others moved at most a growth distance `G`. Each fast shape's
-//!    box at the start (the tight box, or when turning the circle about the center of mass
-//!    that holds it in any rotation), grown by `G`, is swept through the broad phase
-//!    (`BroadPhase::query_swept`: one tree query, candidates culled by the swept-AABB time of
-//!    impact). Pairs whose relative motion is too small for either to pass the other (a flying
-//!    pile) are left to the contact solver.
+//! 2. **Candidates**: every shape of an awake body that moves gets its swept box over the
+//!    step (its box at the start, or when the body turns the box of the circle about the
+//!    center of mass that holds it in any rotation, grown by the TOI target, moving with the
+//!    center). One walk of the dynamic tree adds the dynamic shapes that stand still near the
+//!    fast sweeps, with their fat boxes. A banded sort and sweep of these boxes
+//!    ([`MovingSet`]) gives the pairs with a fast shape; cheapest tests first, a pair is
+//!    dropped when the relative motion of its bodies is too small for either to pass the
+//!    other (a flying pile: the contact solver's job), by filter, or when the boxes never
+//!    touch at the same time (swept-AABB time of impact, both moving). Static and kinematic
+//!    shapes standing still come from one tree query per fast shape (and the still dynamic
+//!    ones too when the walk would visit over [`STILL_GATHER_LIMIT`] proxies per fast shape).
+//!    A pair whose centers never come within the sum of the bodies' largest extents skips the
+//!    time of impact.
 //! 3. **Time of impact**: [`time_of_impact`] with both sweeps (rotation-safe, so no rotation
 //!    clamp is needed). A pair already touching at the start is tried again with the moving
 //!    shapes shrunk to their cores: it is an impact only when the cores meet, that is when a
@@ -25,7 +31,8 @@
 //! 4. **Impacts in time order** (ties by pair key): both bodies are put at their poses at
 //!    the time of impact. In [`ContinuousMode::NoTimeLoss`] (the default), a small impulse
 //!    solve on the manifold there (restitution and friction) gives new velocities, the bodies
-//!    move on for the rest of the step, and their new motion is swept again; a body that
+//!    move on for the rest of the step, and their new motion joins the moving set and is swept
+//!    again (against the moving shapes' whole boxes over the step); a body that
 //!    reaches [`WorldDef::max_impacts_per_body`] stops at its last impact pose. In
 //!    [`ContinuousMode::StopAtImpact`] (Box2D v3 and rapier), fast bodies stop at the time of
 //!    impact and keep their velocity.
