@@ -444,11 +444,14 @@ impl World {
             while shape != NULL {
                 let c = &self.colliders[shape];
                 if !c.sensor {
-                    let start = if s.a1 == s.a2 {
-                        c.aabb.translated(-displacement)
-                    } else {
-                        Aabb::new(s.c1 - Vec2::splat(b.max_extent), s.c1 + Vec2::splat(b.max_extent))
-                    };
+                    // Turning by at most |a2 - a1| moves a point at most that times the
+                    // largest extent away from where the translation alone would take it, so
+                    // the end box moved back and grown by that holds the shape all along; so
+                    // does the circle about the center that holds it in any rotation.
+                    let turn = motion.spin;
+                    let start = c.aabb.translated(-displacement).enlarged(turn);
+                    let circle = Aabb::new(s.c1 - Vec2::splat(b.max_extent), s.c1 + Vec2::splat(b.max_extent));
+                    let start = if turn > 0.0 { intersection(&start, &circle) } else { start };
                     cc.moving.boxes.push(SweptBox::new(start.enlarged(TOI_TARGET), displacement));
                     cc.movers.push(Mover { shape, body: index, fast, motion });
                 }
@@ -963,6 +966,11 @@ fn start_box(shape: &Shape, xf0: Transform, sweep: &Sweep, reach: f32) -> Aabb {
         return shape.aabb(xf0);
     }
     Aabb::new(sweep.c1 - Vec2::splat(reach), sweep.c1 + Vec2::splat(reach))
+}
+
+/// The box common to two overlapping boxes.
+fn intersection(a: &Aabb, b: &Aabb) -> Aabb {
+    Aabb::new(a.lower.max(b.lower), a.upper.min(b.upper))
 }
 
 /// True when `shape` is a one-sided chain segment and the other body's center starts behind
