@@ -11,9 +11,9 @@
 //!    kinematic shape (`CONTINUOUS_DEEP_FRACTION` of its smallest extent), which the contact
 //!    solver may push through a thin wall.
 //! 2. **Candidates**: every shape of an awake body that moves gets its swept box over the
-//!    step (its box at the start, or when the body turns the box of the circle about the
-//!    center of mass that holds it in any rotation, grown by the TOI target, moving with the
-//!    center). One walk of the dynamic tree adds the dynamic shapes that stand still near the
+//!    step: its box at the end moved back to the start and grown by the turn times the body's
+//!    largest extent (cut by the box of the circle about the center of mass that holds it in
+//!    any rotation), grown by the TOI target, moving with the center. One walk of the dynamic tree adds the dynamic shapes that stand still near the
 //!    fast sweeps, with their fat boxes. A banded sort and sweep of these boxes
 //!    ([`MovingSet`]) gives the pairs with a fast shape; cheapest tests first, a pair is
 //!    dropped when the relative motion of its bodies is too small for either to pass the
@@ -425,9 +425,8 @@ impl World {
     }
 
     /// Puts the shapes of every awake body that moves in the step into the moving set, each
-    /// with its box at the start grown by the target gap (when the body turns, the box of the
-    /// circle about the center of mass that holds the shape in any rotation) and the motion
-    /// of its center.
+    /// with a box at the start that holds the shape all along the step once moved with the
+    /// center (see below), grown by the target gap, and the motion of its center.
     fn collect_moving(&self, cc: &mut Continuous) {
         cc.moving.clear();
         cc.movers.clear();
