@@ -159,8 +159,7 @@ pub const CONTINUOUS_DEEP_FRACTION: f32 = 0.25;
 /// Iterations of the small impulse solve at a time of impact (one pair, at most two points).
 pub const TOI_SOLVER_ITERATIONS: u32 = 8;
 
-/// A body moving more than this (meters) in a step that is not swept itself still has its
-/// broad-phase boxes grown over its whole motion while continuous collision runs, so fast
-/// bodies find it wherever it was during the step. Slower bodies are covered by growing the
-/// fast bodies' query boxes by the largest such motion instead.
-pub const CONTINUOUS_COVER_DISTANCE: f32 = 0.25;
+/// Continuous collision gathers the still dynamic shapes near the fast bodies in one walk of
+/// the dynamic tree unless the walk visits more than this many proxies per fast shape; then
+/// each fast shape queries the tree instead (about this many nodes each in a large tree).
+pub const STILL_GATHER_LIMIT: usize = 32;

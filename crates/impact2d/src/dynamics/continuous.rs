@@ -10,13 +10,19 @@
 //!    more than the linear slop, or a moving body that started the step deep in a static or
 //!    kinematic shape (`CONTINUOUS_DEEP_FRACTION` of its smallest extent), which the contact
 //!    solver may push through a thin wall.
-//! 2. **Candidates**: tracked bodies that move far have their broad-phase boxes grown over
-//!    their whole motion; the others moved at most a growth distance `G`. Each fast shape's
-//!    box at the start (the tight box, or when turning the circle about the center of mass
-//!    that holds it in any rotation), grown by `G`, is swept through the broad phase
-//!    (`BroadPhase::query_swept`: one tree query, candidates culled by the swept-AABB time of
-//!    impact). Pairs whose relative motion is too small for either to pass the other (a flying
-//!    pile) are left to the contact solver.
+//! 2. **Candidates**: every shape of an awake body that moves gets its swept box over the
+//!    step: its box at the end moved back to the start and grown by the turn times the body's
+//!    largest extent (cut by the box of the circle about the center of mass that holds it in
+//!    any rotation), grown by the TOI target, moving with the center. One walk of the dynamic tree adds the dynamic shapes that stand still near the
+//!    fast sweeps, with their fat boxes. A banded sort and sweep of these boxes
+//!    ([`MovingSet`]) gives the pairs with a fast shape; cheapest tests first, a pair is
+//!    dropped when the relative motion of its bodies is too small for either to pass the
+//!    other (a flying pile: the contact solver's job), by filter, or when the boxes never
+//!    touch at the same time (swept-AABB time of impact, both moving). Static and kinematic
+//!    shapes standing still come from one tree query per fast shape (and the still dynamic
+//!    ones too when the walk would visit over [`STILL_GATHER_LIMIT`] proxies per fast shape).
+//!    A pair whose centers never come within the sum of the bodies' largest extents skips the
+//!    time of impact.
 //! 3. **Time of impact**: [`time_of_impact`] with both sweeps (rotation-safe, so no rotation
 //!    clamp is needed). A pair already touching at the start is tried again with the moving
 //!    shapes shrunk to their cores: it is an impact only when the cores meet, that is when a
@@ -25,7 +31,8 @@
 //! 4. **Impacts in time order** (ties by pair key): both bodies are put at their poses at
 //!    the time of impact. In [`ContinuousMode::NoTimeLoss`] (the default), a small impulse
 //!    solve on the manifold there (restitution and friction) gives new velocities, the bodies
-//!    move on for the rest of the step, and their new motion is swept again; a body that
+//!    move on for the rest of the step, and their new motion joins the moving set and is swept
+//!    again (against the moving shapes' whole boxes over the step); a body that
 //!    reaches [`WorldDef::max_impacts_per_body`] stops at its last impact pose. In
 //!    [`ContinuousMode::StopAtImpact`] (Box2D v3 and rapier), fast bodies stop at the time of
 //!    impact and keep their velocity.
@@ -39,14 +46,16 @@ use super::contact::{mix_friction, mix_restitution};
 use super::events::ContactHitEvent;
 use super::handles::ShapeId;
 use super::handles::{NULL, Slots};
+use super::moving_set::{MovingSet, SweptBox};
 use super::world::{World, WorldDef};
+use crate::broad_phase::ProxyKind;
 use crate::geometry::{Aabb, Shape};
 use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::{Manifold, collide};
 use crate::query::{ShapeProxy, ToiOutput, ToiState, time_of_impact};
 use crate::settings::{
-    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_COVER_DISTANCE, CONTINUOUS_DEEP_FRACTION,
-    CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP, SPECULATIVE_DISTANCE, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
+    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP,
+    SPECULATIVE_DISTANCE, STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
 };
 
 /// What continuous collision does with the rest of a step after an impact.
@@ -122,14 +131,12 @@ struct Track {
     version: u32,
     impacts: u32,
     fast: bool,
-    /// The body's proxies hold the box of its whole motion.
-    covered: bool,
     changed: bool,
 }
 
 impl Track {
     /// The track of a body's whole motion in the step.
-    fn whole_step(body: u32, s: &Sweep, fast: bool, covered: bool) -> Track {
+    fn whole_step(body: u32, s: &Sweep, fast: bool) -> Track {
         Track {
             body,
             start_c: s.c1,
@@ -142,7 +149,6 @@ impl Track {
             version: 0,
             impacts: 0,
             fast,
-            covered,
             changed: false,
         }
     }
@@ -209,9 +215,12 @@ pub(crate) struct Continuous {
     slot: Vec<u32>,
     tracks: Vec<Track>,
     events: BinaryHeap<Event>,
-    /// How far (meters) any moving body whose broad-phase boxes were not grown over its
-    /// motion moved in the step: the query boxes of fast shapes grow by this much.
-    growth: f32,
+    /// The swept boxes of the moving shapes, and by the same index whose they are.
+    moving: MovingSet,
+    movers: Vec<Mover>,
+    /// By body index: the body moves from the start of the step, so its shapes are in
+    /// `moving` (the broad phase does not hold its motion).
+    in_set: Vec<bool>,
     /// Candidate pairs of a sweep: (key, shape, shape), the smaller shape first.
     pairs: Vec<(u64, u32, u32)>,
     /// The tracks to sweep next, all starting at one time.
@@ -324,15 +333,19 @@ impl World {
                 self.bodies[track.body].fast_step = self.step_count() + 1;
             }
         }
+        for m in &cc.movers {
+            cc.in_set[m.body as usize] = false;
+        }
         cc.tracks.clear();
         cc.events.clear();
+        cc.movers.clear();
+        cc.moving.clear();
         self.continuous = cc;
     }
 
-    /// Tracks the fast bodies and the far-moving ones; true when some body is fast.
+    /// Tracks the fast bodies; true when some body is fast.
     fn find_fast_bodies(&self, cc: &mut Continuous) -> bool {
         cc.slot.resize(self.bodies.items.len(), NULL);
-        cc.growth = 0.0;
         for &index in &self.awake {
             let b = &self.bodies[index];
             let s = &b.sweep;
@@ -344,16 +357,11 @@ impl World {
                 } else {
                     b.continuous && motion > CONTINUOUS_SAFETY_FACTOR * b.min_extent
                 };
-            let covered = motion > CONTINUOUS_COVER_DISTANCE;
-            if !covered {
-                cc.growth = cc.growth.max(motion);
+            if fast {
+                cc.stats.fast_bodies += 1;
+                cc.slot[index as usize] = cc.tracks.len() as u32;
+                cc.tracks.push(Track::whole_step(index, s, true));
             }
-            if !fast && !covered {
-                continue;
-            }
-            cc.stats.fast_bodies += u32::from(fast);
-            cc.slot[index as usize] = cc.tracks.len() as u32;
-            cc.tracks.push(Track::whole_step(index, s, fast, covered));
         }
         self.track_deep_bodies(cc);
         cc.stats.fast_bodies > 0
@@ -375,7 +383,7 @@ impl World {
                 Some(i) => cc.tracks[i].fast = true,
                 None => {
                     cc.slot[index as usize] = cc.tracks.len() as u32;
-                    cc.tracks.push(Track::whole_step(index, &b.sweep, true, false));
+                    cc.tracks.push(Track::whole_step(index, &b.sweep, true));
                 }
             }
             cc.stats.fast_bodies += 1;
@@ -383,79 +391,186 @@ impl World {
         }
     }
 
-    /// Covers every tracked body's motion in the broad phase, then sweeps the fast ones.
+    /// Finds the candidate pairs of the fast bodies over the whole step and queues their
+    /// impacts: moving shapes, and the still dynamic ones near the fast sweeps, from the sort
+    /// and sweep of their swept boxes ([`MovingSet`]); static and kinematic shapes standing
+    /// still (and the still dynamic ones, when gathering them would visit too much of the
+    /// tree) from one broad-phase query per fast shape.
     fn sweep_fast_bodies(&mut self, cc: &mut Continuous) {
-        for i in 0..cc.tracks.len() {
-            if cc.tracks[i].covered {
-                self.cover(cc, i);
+        self.collect_moving(cc);
+        let still_gathered = self.collect_still_dynamic(cc);
+        let movers = &cc.movers;
+        cc.moving.sort(|i| movers[i].fast);
+        cc.pairs.clear();
+        let (colliders, pairs, movers, boxes) = (&self.colliders, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
+        cc.moving.overlapping_pairs(|i, j| {
+            let (a, b) = (&movers[i as usize], &movers[j as usize]);
+            // Cheapest tests first: most neighbors in a flying pile move together.
+            let candidate = a.body != b.body
+                && !a.motion.is_slow_against(&b.motion)
+                && colliders[a.shape].filter.should_pair(&colliders[b.shape].filter)
+                && boxes[i as usize].may_meet(&boxes[j as usize]);
+            if candidate {
+                pairs.push(pair_of(a.shape, b.shape));
+            }
+        });
+        let kinds: &[ProxyKind] = if still_gathered { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL };
+        for i in 0..cc.movers.len() {
+            if cc.movers[i].fast {
+                let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
+                self.query_still(cc, shape, &swept, kinds);
             }
         }
-        cc.flagged.clear();
-        cc.flagged.extend((0..cc.tracks.len() as u32).filter(|&i| cc.tracks[i as usize].fast));
-        self.sweep_flagged(cc);
+        self.queue_pairs(cc);
     }
 
-    /// Grows the proxies of track `i`'s body over the rest of its motion, so that any body
-    /// sweeping later finds it wherever it is during the step.
-    fn cover(&mut self, cc: &mut Continuous, i: usize) {
-        let track = cc.tracks[i];
-        let b = &self.bodies[track.body];
-        let (xf0, xf1) = (pose(b.local_center, track.c0, track.a0), pose(b.local_center, track.c1, track.a1));
-        let mut shape = b.shape_head;
-        while shape != NULL {
-            let c = &self.colliders[shape];
-            let start = start_box(&c.geometry, xf0, &track, b.local_center);
-            let end = if track.a0 == track.a1 { c.geometry.aabb(xf1) } else { start.translated(track.c1 - track.c0) };
-            let moved = self.broad_phase.move_proxy(c.proxy, start.union(&end));
-            debug_assert!(moved.is_ok(), "{moved:?}");
-            shape = c.next;
-        }
-        cc.tracks[i].covered = true;
-    }
-
-    /// Finds the candidate pairs of the flagged tracks (all starting at one time) and queues
-    /// their impacts.
-    ///
-    /// Each flagged shape's box at the start of its motion, grown by the target gap and by
-    /// the largest motion of the bodies whose boxes do not hold their whole motion, is swept
-    /// through the broad phase ([`BroadPhase::query_swept`](crate::broad_phase::BroadPhase::query_swept)):
-    /// candidates are culled by the swept-AABB time of impact against their fat boxes, which
-    /// hold the partners wherever they are during the step. This is one tree query per fast
-    /// shape, also in dense piles of fast bodies, where a sort and sweep of the fast boxes
-    /// would compare each with a whole column of others.
-    fn sweep_flagged(&mut self, cc: &mut Continuous) {
-        cc.pairs.clear();
-        for k in 0..cc.flagged.len() {
-            let track = cc.tracks[cc.flagged[k] as usize];
-            let b = &self.bodies[track.body];
-            let xf0 = pose(b.local_center, track.c0, track.a0);
+    /// Puts the shapes of every awake body that moves in the step into the moving set, each
+    /// with a box at the start that holds the shape all along the step once moved with the
+    /// center (see below), grown by the target gap, and the motion of its center.
+    fn collect_moving(&self, cc: &mut Continuous) {
+        cc.moving.clear();
+        cc.movers.clear();
+        cc.in_set.resize(self.bodies.items.len(), false);
+        for &index in &self.awake {
+            let b = &self.bodies[index];
+            let s = &b.sweep;
+            if !sweep_moves(s) {
+                continue;
+            }
+            cc.in_set[index as usize] = true;
+            let (fast, motion, displacement) = (cc.track_of(index).is_some(), Motion::of(b, s), s.c2 - s.c1);
             let mut shape = b.shape_head;
             while shape != NULL {
                 let c = &self.colliders[shape];
                 if !c.sensor {
-                    let start = start_box(&c.geometry, xf0, &track, b.local_center).enlarged(TOI_TARGET + cc.growth);
-                    let (colliders, bodies, pairs) = (&self.colliders, &self.bodies, &mut cc.pairs);
-                    let (slot, tracks) = (&cc.slot, &cc.tracks);
-                    let found = self.broad_phase.query_swept(start, track.c1 - track.c0, |_, user, _| {
-                        let other = user as u32;
-                        let o = &colliders[other];
-                        let pairs_with = o.body != c.body
-                            && !o.sensor
-                            && c.filter.should_pair(&o.filter)
-                            && (bodies[o.body].is_dynamic() || bodies[c.body].is_dynamic())
-                            && !step_motion_is_slow(bodies, slot, tracks, c.body, o.body);
-                        if pairs_with {
-                            let (x, y) = (shape.min(other), shape.max(other));
-                            pairs.push(((u64::from(x) << 32) | u64::from(y), x, y));
-                        }
-                        true
-                    });
-                    debug_assert!(found.is_ok(), "{found:?}");
+                    // Turning by at most |a2 - a1| moves a point at most that times the
+                    // largest extent away from where the translation alone would take it, so
+                    // the end box moved back and grown by that holds the shape all along; so
+                    // does the circle about the center that holds it in any rotation.
+                    let turn = motion.spin;
+                    let start = c.aabb.translated(-displacement).enlarged(turn);
+                    let circle = Aabb::new(s.c1 - Vec2::splat(b.max_extent), s.c1 + Vec2::splat(b.max_extent));
+                    let start = if turn > 0.0 { intersection(&start, &circle) } else { start };
+                    cc.moving.boxes.push(SweptBox::new(start.enlarged(TOI_TARGET), displacement));
+                    cc.movers.push(Mover { shape, body: index, fast, motion });
                 }
                 shape = c.next;
             }
         }
-        // Two flagged shapes find each other: each pair once, in key order.
+    }
+
+    /// Adds to the moving set the dynamic shapes that stand still all step (asleep, or awake
+    /// and not moving) in the box holding every fast sweep, with their fat boxes, from one
+    /// walk of the dynamic tree: in a flying pile this replaces a tree query per fast shape
+    /// that visits mostly moving shapes. Gives up (false, the set unchanged) when the walk
+    /// visits more proxies than [`STILL_GATHER_LIMIT`] per fast shape, where those queries
+    /// are cheaper (a few fast bodies far apart in a large world).
+    fn collect_still_dynamic(&self, cc: &mut Continuous) -> bool {
+        let (mut reach, mut fast) = (None::<Aabb>, 0usize);
+        for (m, b) in cc.movers.iter().zip(&cc.moving.boxes) {
+            if m.fast {
+                reach = Some(reach.map_or(b.sweep, |r| r.union(&b.sweep)));
+                fast += 1;
+            }
+        }
+        let Some(reach) = reach else { return true };
+        let (first, budget) = (cc.moving.boxes.len(), fast.saturating_mul(STILL_GATHER_LIMIT));
+        let (mut visited, colliders, bodies, in_set) = (0usize, &self.colliders, &self.bodies, &cc.in_set);
+        let (boxes, movers) = (&mut cc.moving.boxes, &mut cc.movers);
+        let tree = self.broad_phase.tree(ProxyKind::Dynamic);
+        tree.query_leaves(&reach, |_, fat, user| {
+            visited += 1;
+            let shape = user as u32;
+            let c = &colliders[shape];
+            if !(in_set[c.body as usize] || c.sensor) {
+                let b = &bodies[c.body];
+                boxes.push(SweptBox::new(*fat, Vec2::ZERO));
+                movers.push(Mover { shape, body: c.body, fast: false, motion: Motion::of(b, &b.still_sweep()) });
+            }
+            visited <= budget
+        });
+        if visited > budget {
+            cc.moving.boxes.truncate(first);
+            cc.movers.truncate(first);
+            return false;
+        }
+        true
+    }
+
+    /// Adds the candidate pairs of shape `shape` moving as `swept` with the shapes that stand
+    /// still all step (static, sleeping, or not moving), from one broad-phase query: their
+    /// fat boxes hold them. Candidates are culled by the swept-AABB time of impact.
+    fn query_still(&self, cc: &mut Continuous, shape: u32, swept: &SweptBox, kinds: &[ProxyKind]) {
+        let c = &self.colliders[shape];
+        let (colliders, bodies, pairs) = (&self.colliders, &self.bodies, &mut cc.pairs);
+        let (slot, tracks, in_set) = (&cc.slot, &cc.tracks, &cc.in_set);
+        for &kind in kinds {
+            // The sweep is finite (a body's motion), so the unchecked walk serves.
+            self.broad_phase.tree(kind).query_leaves(&swept.sweep, |_, fat, user| {
+                let other = user as u32;
+                let o = &colliders[other];
+                let pairs_with = !in_set[o.body as usize]
+                    && o.body != c.body
+                    && !o.sensor
+                    && c.filter.should_pair(&o.filter)
+                    && (bodies[o.body].is_dynamic() || bodies[c.body].is_dynamic())
+                    && swept.may_meet(&SweptBox::new(*fat, Vec2::ZERO))
+                    && !step_motion_is_slow(bodies, slot, tracks, c.body, o.body);
+                if pairs_with {
+                    pairs.push(pair_of(shape, other));
+                }
+                true
+            });
+        }
+    }
+
+    /// Re-sweeps the flagged tracks (all restarted at one time after an impact) and queues
+    /// their impacts. Their new motions join the moving set first, so later re-sweeps find
+    /// them, and so do two flagged tracks each other. Moving shapes are candidates when their
+    /// whole boxes over the step (standing still) meet the flagged shape's swept box.
+    fn sweep_flagged(&mut self, cc: &mut Continuous) {
+        let first = cc.moving.boxes.len();
+        for k in 0..cc.flagged.len() {
+            let track = cc.tracks[cc.flagged[k] as usize];
+            let b = &self.bodies[track.body];
+            let sweep = track.sweep_from(b.local_center, track.t0);
+            let xf0 = sweep.transform_at(0.0);
+            let mut shape = b.shape_head;
+            while shape != NULL {
+                let c = &self.colliders[shape];
+                if !c.sensor {
+                    let start = start_box(&c.geometry, xf0, &sweep, b.max_extent).enlarged(TOI_TARGET);
+                    cc.moving.boxes.push(SweptBox::new(start, track.c1 - track.c0));
+                    cc.movers.push(Mover { shape, body: track.body, fast: true, motion: Motion::of(b, &sweep) });
+                }
+                shape = c.next;
+            }
+        }
+        cc.pairs.clear();
+        for i in first..cc.moving.boxes.len() {
+            let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
+            self.query_still(cc, shape, &swept, &ProxyKind::ALL);
+            let c = &self.colliders[shape];
+            let (colliders, bodies, pairs, movers, boxes) =
+                (&self.colliders, &self.bodies, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
+            let (slot, tracks) = (&cc.slot, &cc.tracks);
+            cc.moving.overlapping(&swept.sweep, |j| {
+                let o = &movers[j as usize];
+                let still = SweptBox { displacement: Vec2::ZERO, start: boxes[j as usize].sweep, ..boxes[j as usize] };
+                let pairs_with = o.body != c.body
+                    && c.filter.should_pair(&colliders[o.shape].filter)
+                    && !step_motion_is_slow(bodies, slot, tracks, c.body, o.body)
+                    && swept.may_meet(&still);
+                if pairs_with {
+                    pairs.push(pair_of(shape, o.shape));
+                }
+            });
+        }
+        self.queue_pairs(cc);
+    }
+
+    /// Queues the impacts of the candidate pairs, each pair once, in key order.
+    fn queue_pairs(&self, cc: &mut Continuous) {
         cc.pairs.sort_unstable();
         cc.pairs.dedup();
         cc.stats.swept_pairs += cc.pairs.len() as u32;
@@ -499,8 +614,10 @@ impl World {
         }
         let (sweep_a, sweep_b) = (self.sweep_of(cc, ca.body, base), self.sweep_of(cc, cb.body, base));
         let (moves_a, moves_b) = (sweep_moves(&sweep_a), sweep_moves(&sweep_b));
+        let reach = self.bodies[ca.body].max_extent + self.bodies[cb.body].max_extent + TOI_TARGET + TOI_TOLERANCE;
         if !(moves_a || moves_b)
             || self.slow_relative_motion(ca.body, &sweep_a, cb.body, &sweep_b)
+            || closest_approach(&sweep_a, &sweep_b) > reach
             || behind_chain(&ca.geometry, &sweep_a, &sweep_b)
             || behind_chain(&cb.geometry, &sweep_b, &sweep_a)
         {
@@ -616,9 +733,6 @@ impl World {
                 cc.flagged.push(i as u32);
             }
         }
-        for k in 0..cc.flagged.len() {
-            self.cover(cc, cc.flagged[k] as usize);
-        }
         self.sweep_flagged(cc);
     }
 
@@ -647,7 +761,7 @@ impl World {
         }
         let s = self.sweep_of(cc, body, 0.0);
         cc.slot[body as usize] = cc.tracks.len() as u32;
-        cc.tracks.push(Track::whole_step(body, &s, false, false));
+        cc.tracks.push(Track::whole_step(body, &s, false));
         cc.tracks.len() - 1
     }
 
@@ -667,20 +781,18 @@ impl World {
     fn finish_tracks(&mut self, cc: &mut Continuous) {
         for k in 0..cc.tracks.len() {
             let track = cc.tracks[k];
-            if !(track.changed || track.covered) {
+            if !track.changed {
                 continue;
             }
             let b = &mut self.bodies[track.body];
-            if track.changed {
-                b.set_center_and_angle(track.c1, track.a1);
-                b.sweep = Sweep {
-                    local_center: b.local_center,
-                    c1: track.start_c,
-                    c2: track.c1,
-                    a1: track.start_a,
-                    a2: track.a1,
-                };
-            }
+            b.set_center_and_angle(track.c1, track.a1);
+            b.sweep = Sweep {
+                local_center: b.local_center,
+                c1: track.start_c,
+                c2: track.c1,
+                a1: track.start_a,
+                a2: track.a1,
+            };
             let (xf, displacement) = (b.transform, b.sweep.c2 - b.sweep.c1);
             let mut shape = b.shape_head;
             while shape != NULL {
@@ -690,7 +802,7 @@ impl World {
                 debug_assert!(moved.is_ok(), "{moved:?}");
                 shape = c.next;
             }
-            if track.changed && !self.bodies[track.body].is_awake() {
+            if !self.bodies[track.body].is_awake() {
                 self.wake_body_index(track.body);
             }
         }
@@ -746,18 +858,73 @@ fn step_motion_is_slow(bodies: &Slots<Body>, slot: &[u32], tracks: &[Track], a: 
 /// Only for two dynamic bodies: against static and kinematic shapes every tracked motion is
 /// swept, since a body pressed deep into a wall by others may pass it with a small motion.
 fn relative_motion_is_slow(a: &Body, sweep_a: &Sweep, b: &Body, sweep_b: &Sweep) -> bool {
-    if !(a.is_dynamic() && b.is_dynamic()) {
-        return false;
+    Motion::of(a, sweep_a).is_slow_against(&Motion::of(b, sweep_b))
+}
+
+/// What the relative-motion test needs of a body moving over a sweep.
+#[derive(Clone, Copy, Debug)]
+struct Motion {
+    /// The motion of the center (meters).
+    translation: Vec2,
+    /// How far the rotation moves the body's farthest point (meters).
+    spin: f32,
+    min_extent: f32,
+    bullet: bool,
+    dynamic: bool,
+}
+
+impl Motion {
+    fn of(b: &Body, s: &Sweep) -> Motion {
+        Motion {
+            translation: s.c2 - s.c1,
+            spin: (s.a2 - s.a1).abs() * b.max_extent,
+            min_extent: b.min_extent,
+            bullet: b.bullet,
+            dynamic: b.is_dynamic(),
+        }
     }
-    let relative = ((sweep_a.c2 - sweep_a.c1) - (sweep_b.c2 - sweep_b.c1)).length()
-        + (sweep_a.a2 - sweep_a.a1).abs() * a.max_extent
-        + (sweep_b.a2 - sweep_b.a1).abs() * b.max_extent;
-    let limit = if a.bullet || b.bullet {
-        BULLET_MIN_MOTION
-    } else {
-        CONTINUOUS_SAFETY_FACTOR * a.min_extent.min(b.min_extent)
-    };
-    relative <= limit
+
+    /// The fast-body test applied to the relative motion of two dynamic bodies: true when
+    /// neither can pass through the other (see [`relative_motion_is_slow`]).
+    fn is_slow_against(&self, other: &Motion) -> bool {
+        if !(self.dynamic && other.dynamic) {
+            return false;
+        }
+        let relative = (self.translation - other.translation).length() + self.spin + other.spin;
+        let limit = if self.bullet || other.bullet {
+            BULLET_MIN_MOTION
+        } else {
+            CONTINUOUS_SAFETY_FACTOR * self.min_extent.min(other.min_extent)
+        };
+        relative <= limit
+    }
+}
+
+/// A shape in the moving set: whose it is and how its body moves over the step.
+#[derive(Clone, Copy, Debug)]
+struct Mover {
+    shape: u32,
+    body: u32,
+    /// The body is fast (tracked at the start of the step, or re-swept after an impact).
+    fast: bool,
+    motion: Motion,
+}
+
+/// A candidate pair: (key, shape, shape), the smaller shape first.
+fn pair_of(a: u32, b: u32) -> (u64, u32, u32) {
+    let (x, y) = (a.min(b), a.max(b));
+    ((u64::from(x) << 32) | u64::from(y), x, y)
+}
+
+/// The smallest distance (meters) between the centers of two sweeps over the step. Each body
+/// stays inside the circle of its largest extent about its center, whatever it turns, so two
+/// bodies whose centers never come closer than the sum of their largest extents (and the TOI
+/// target) never meet: a cull cheaper than the time of impact.
+fn closest_approach(a: &Sweep, b: &Sweep) -> f32 {
+    let (r0, dr) = (b.c1 - a.c1, (b.c2 - b.c1) - (a.c2 - a.c1));
+    let dd = dr.length_squared();
+    let t = if dd > 0.0 { (-r0.dot(dr) / dd).clamp(0.0, 1.0) } else { 0.0 };
+    (r0 + t * dr).length()
 }
 
 /// Restarts a track at fraction `t` from the pose of `sweep` at `t`, moving by `dp` (meters)
@@ -790,19 +957,19 @@ fn toi(cc: &mut Continuous, pa: &ShapeProxy, sa: &Sweep, pb: &ShapeProxy, sb: &S
     Some(out)
 }
 
-/// A body's transform from its center of mass and angle.
-fn pose(local_center: Vec2, center: Vec2, angle: f32) -> Transform {
-    Sweep { local_center, c1: center, c2: center, a1: angle, a2: angle }.transform_at(0.0)
-}
-
-/// The box of a shape at the start of a track: its tight box when the body does not turn,
-/// else the box of the circle about the center of mass that holds the shape in any rotation.
-fn start_box(shape: &Shape, xf0: Transform, track: &Track, local_center: Vec2) -> Aabb {
-    if track.a0 == track.a1 {
+/// The box of a shape at the start of a sweep (placed by `xf0`): its tight box when the body
+/// does not turn, else the box of the circle of radius `reach` (meters, the body's largest
+/// extent) about the center of mass, which holds the shape in any rotation.
+fn start_box(shape: &Shape, xf0: Transform, sweep: &Sweep, reach: f32) -> Aabb {
+    if sweep.a1 == sweep.a2 {
         return shape.aabb(xf0);
     }
-    let (_, reach) = shape_extents(shape, local_center);
-    Aabb::new(track.c0 - Vec2::splat(reach), track.c0 + Vec2::splat(reach))
+    Aabb::new(sweep.c1 - Vec2::splat(reach), sweep.c1 + Vec2::splat(reach))
+}
+
+/// The box common to two overlapping boxes.
+fn intersection(a: &Aabb, b: &Aabb) -> Aabb {
+    Aabb::new(a.lower.max(b.lower), a.upper.min(b.upper))
 }
 
 /// True when `shape` is a one-sided chain segment and the other body's center starts behind

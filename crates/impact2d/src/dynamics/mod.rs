@@ -50,6 +50,7 @@ mod error;
 mod events;
 mod handles;
 mod island;
+mod moving_set;
 mod queries;
 mod solver;
 mod world;
