@@ -152,45 +152,54 @@ pub(crate) struct StepConstants {
     pub warm_starting: bool,
 }
 
-/// One manifold point of a [`ConstraintInput`].
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct InputPoint {
-    /// Anchors relative to the centers of mass (meters, world axes).
-    pub ra: Vec2,
-    pub rb: Vec2,
-    pub separation: f32,
-    /// The impulses to warm start with (N·s).
-    pub normal_impulse: f32,
-    pub tangent_impulse: f32,
-}
-
 /// What the solver needs of one touching contact and its two bodies, gathered in contact
 /// order (one sequential pass over the contacts) so that coloring and bundling, which visit
 /// contacts in color order, read one small dense record instead of the contact and both
-/// bodies scattered in memory.
+/// bodies scattered in memory. The numbers are rows of four floats, so that the records of a
+/// bundle's four contacts transpose into its lanes.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
 pub(crate) struct ConstraintInput {
+    /// Inverse mass of A, inverse inertia of A, inverse mass of B, inverse inertia of B
+    /// (1/kg, 1/(kg m²)).
+    pub masses: [f32; 4],
+    /// Normal x, normal y, friction, restitution.
+    pub surface: [f32; 4],
+    /// The rounding radii of A and B (meters), then two zeros.
+    pub radii: [f32; 4],
+    /// Per manifold point: the anchors relative to the centers of mass, `ra.x, ra.y, rb.x,
+    /// rb.y` (meters, world axes); zeros past `count`.
+    pub anchors: [[f32; 4]; 2],
+    /// Per manifold point: the separation (meters), the normal and tangent impulses to warm
+    /// start with (N·s), then a zero; zeros past `count`.
+    pub values: [[f32; 4]; 2],
     pub contact: u32,
     /// State indices (0: the still state).
     pub state_a: u32,
     pub state_b: u32,
+    /// The number of manifold points (1 or 2; 0 only in [`ConstraintInput::EMPTY`]).
+    pub count: u32,
     /// Whether each body is an awake dynamic body (the coloring only tracks those).
     pub dynamic_a: bool,
     pub dynamic_b: bool,
-    pub inv_mass_a: f32,
-    pub inv_inertia_a: f32,
-    pub inv_mass_b: f32,
-    pub inv_inertia_b: f32,
-    pub normal: Vec2,
-    pub friction: f32,
-    pub restitution: f32,
-    pub radius_a: f32,
-    pub radius_b: f32,
-    pub count: u32,
-    pub points: [InputPoint; 2],
 }
 
 impl ConstraintInput {
+    /// The input of an empty lane: no points, no masses, the still state.
+    const EMPTY: ConstraintInput = ConstraintInput {
+        masses: [0.0; 4],
+        surface: [0.0; 4],
+        radii: [0.0; 4],
+        anchors: [[0.0; 4]; 2],
+        values: [[0.0; 4]; 2],
+        contact: NULL,
+        state_a: 0,
+        state_b: 0,
+        count: 0,
+        dynamic_a: false,
+        dynamic_b: false,
+    };
+
     /// The record of a touching solid contact; `warm` scales the carried impulses (1, or 0
     /// without warm starting).
     pub fn new(index: u32, contact: &Contact, a: &Body, b: &Body, warm: f32) -> ConstraintInput {
@@ -198,33 +207,26 @@ impl ConstraintInput {
         let m = &contact.manifold;
         // Manifold anchors are relative to the body origins; the solver's to the centers of mass.
         let (offset_a, offset_b) = (a.center - a.transform.p, b.center - b.transform.p);
-        let mut points = [InputPoint::default(); 2];
+        let mut anchors = [[0.0; 4]; 2];
+        let mut values = [[0.0; 4]; 2];
         for (j, mp) in m.points().iter().enumerate() {
-            points[j] = InputPoint {
-                ra: mp.anchor_a - offset_a,
-                rb: mp.anchor_b - offset_b,
-                separation: mp.separation,
-                normal_impulse: warm * contact.impulses[j].normal,
-                tangent_impulse: warm * contact.impulses[j].tangent,
-            };
+            let (ra, rb) = (mp.anchor_a - offset_a, mp.anchor_b - offset_b);
+            anchors[j] = [ra.x, ra.y, rb.x, rb.y];
+            let impulse = &contact.impulses[j];
+            values[j] = [mp.separation, warm * impulse.normal, warm * impulse.tangent, 0.0];
         }
         ConstraintInput {
+            masses: [a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia],
+            surface: [m.normal.x, m.normal.y, contact.friction, contact.restitution],
+            radii: [contact.radius_a, contact.radius_b, 0.0, 0.0],
+            anchors,
+            values,
             contact: index,
             state_a,
             state_b,
+            count: m.points().len() as u32,
             dynamic_a: a.is_dynamic() && state_a != 0,
             dynamic_b: b.is_dynamic() && state_b != 0,
-            inv_mass_a: a.inv_mass,
-            inv_inertia_a: a.inv_inertia,
-            inv_mass_b: b.inv_mass,
-            inv_inertia_b: b.inv_inertia,
-            normal: m.normal,
-            friction: contact.friction,
-            restitution: contact.restitution,
-            radius_a: contact.radius_a,
-            radius_b: contact.radius_b,
-            count: m.points().len() as u32,
-            points,
         }
     }
 }
@@ -482,15 +484,12 @@ impl ContactSolver {
 
     /// A bundle of up to four constraints (positions in `constraints`).
     fn push_bundle(&mut self, chunk: &[u32], constraints: &[ConstraintInput], states: &[BodyState], k: &StepConstants) {
-        let mut bundle = Bundle::default();
-        let mut lanes = [NULL; 4];
-        for (l, &position) in chunk.iter().enumerate() {
-            let input = &constraints[position as usize];
-            lanes[l] = input.contact;
-            prepare_lane(&mut bundle, l, input, states, k);
+        let mut inputs = [&ConstraintInput::EMPTY; 4];
+        for (input, &position) in inputs.iter_mut().zip(chunk) {
+            *input = &constraints[position as usize];
         }
-        self.bundles.push(bundle);
-        self.lanes.push(lanes);
+        self.bundles.push(prepare_bundle(inputs, states, k));
+        self.lanes.push(inputs.map(|c| c.contact));
     }
 
     /// Applies the accumulated impulses of the last step (warm starting).
@@ -654,51 +653,70 @@ impl ContactSolver {
     }
 }
 
-/// Fills lane `l` of `bundle` from a touching contact's input.
-fn prepare_lane(bundle: &mut Bundle, l: usize, c: &ConstraintInput, states: &[BodyState], k: &StepConstants) {
-    let (ia, ib) = (c.state_a, c.state_b);
-    bundle.body_a[l] = ia;
-    bundle.body_b[l] = ib;
-    let (sa, sb) = (&states[ia as usize], &states[ib as usize]);
-    let (ma, ii_a, mb, ii_b) = (c.inv_mass_a, c.inv_inertia_a, c.inv_mass_b, c.inv_inertia_b);
-    bundle.inv_mass_a[l] = ma;
-    bundle.inv_inertia_a[l] = ii_a;
-    bundle.inv_mass_b[l] = mb;
-    bundle.inv_inertia_b[l] = ii_b;
-    let n = c.normal;
-    bundle.normal_x[l] = n.x;
-    bundle.normal_y[l] = n.y;
-    bundle.friction[l] = c.friction;
-    bundle.restitution[l] = c.restitution;
+/// The bundle of four contacts' inputs (`ConstraintInput::EMPTY` in empty lanes), computed in
+/// lanes: each lane takes the operations of a scalar preparation in the same order, so the
+/// numbers do not depend on the lane. `states` holds the velocities before the step. Lanes
+/// and points without a contact point get zeros throughout.
+fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConstants) -> Bundle {
+    let columns = |row: fn(&ConstraintInput) -> &Lanes| transpose(c.map(|c| ld(row(c))));
+    let [ma, ia, mb, ib] = columns(|c| &c.masses);
+    let [nx, ny, friction, restitution] = columns(|c| &c.surface);
+    let [radius_a, radius_b, _, _] = columns(|c| &c.radii);
+    let (body_a, body_b) = (c.map(|c| c.state_a), c.map(|c| c.state_b));
+    let velocities = |index: [u32; 4]| transpose(index.map(|i| rows(&states[i as usize]).0));
+    let ([vax, vay, wa, _], [vbx, vby, wb, _]) = (velocities(body_a), velocities(body_b));
+    let counts = Vec4::from_array(c.map(|c| c.count as f32));
+    let zero = Vec4::ZERO;
     // Against a body of infinite mass the contact is stiffer.
-    let soft = if ma == 0.0 || mb == 0.0 { k.static_softness } else { k.contact_softness };
-    bundle.bias_rate[l] = soft.bias_rate;
-    bundle.mass_scale[l] = soft.mass_scale;
-    bundle.impulse_scale[l] = soft.impulse_scale;
-    let t = Vec2::new(n.y, -n.x);
-    for (j, ip) in c.points[..c.count as usize].iter().enumerate() {
-        let p = &mut bundle.points[j];
-        let (ra, rb) = (ip.ra, ip.rb);
-        p.anchor_ax[l] = ra.x;
-        p.anchor_ay[l] = ra.y;
-        p.anchor_bx[l] = rb.x;
-        p.anchor_by[l] = rb.y;
-        p.base_separation[l] = ip.separation - (rb - ra).dot(n);
-        let half = 0.5 * ip.separation;
-        p.core_a[l] = c.radius_a + half;
-        p.core_b[l] = c.radius_b + half;
-        let (rna, rnb) = (ra.perp_dot(n), rb.perp_dot(n));
-        let kn = ma + mb + ii_a * rna * rna + ii_b * rnb * rnb;
-        p.normal_mass[l] = if kn > 0.0 { 1.0 / kn } else { 0.0 };
-        let (rta, rtb) = (ra.perp_dot(t), rb.perp_dot(t));
-        let kt = ma + mb + ii_a * rta * rta + ii_b * rtb * rtb;
-        p.tangent_mass[l] = if kt > 0.0 { 1.0 / kt } else { 0.0 };
-        p.normal_impulse[l] = ip.normal_impulse;
-        p.tangent_impulse[l] = ip.tangent_impulse;
-        p.max_normal_impulse[l] = 0.0;
-        let va = sa.v + Vec2::new(-sa.w * ra.y, sa.w * ra.x);
-        let vb = sb.v + Vec2::new(-sb.w * rb.y, sb.w * rb.x);
-        p.relative_velocity[l] = (vb - va).dot(n);
+    let (present, stiff) = (counts.cmpgt(zero), ma.cmpeq(zero) | mb.cmpeq(zero));
+    let soft = |f: fn(&Softness) -> f32| {
+        let value = Vec4::select(stiff, Vec4::splat(f(&k.static_softness)), Vec4::splat(f(&k.contact_softness)));
+        Vec4::select(present, value, zero).to_array()
+    };
+    let (tx, ty) = (ny, -nx);
+    let points = [0, 1].map(|j| {
+        let valid = counts.cmpgt(Vec4::splat(j as f32));
+        let [rax, ray, rbx, rby] = transpose(c.map(|c| ld(&c.anchors[j])));
+        let [separation, normal_impulse, tangent_impulse, _] = transpose(c.map(|c| ld(&c.values[j])));
+        let half = Vec4::splat(0.5) * separation;
+        let (rna, rnb) = (rax * ny - ray * nx, rbx * ny - rby * nx);
+        let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+        let (rta, rtb) = (rax * ty - ray * tx, rbx * ty - rby * tx);
+        let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+        let inverse = |k: Vec4| Vec4::select(valid & k.cmpgt(zero), Vec4::ONE / k, zero).to_array();
+        let (dvx, dvy) = ((vbx - wb * rby) - (vax - wa * ray), (vby + wb * rbx) - (vay + wa * rax));
+        let only_valid = |v: Vec4| Vec4::select(valid, v, zero).to_array();
+        PointLanes {
+            anchor_ax: rax.to_array(),
+            anchor_ay: ray.to_array(),
+            anchor_bx: rbx.to_array(),
+            anchor_by: rby.to_array(),
+            base_separation: (separation - ((rbx - rax) * nx + (rby - ray) * ny)).to_array(),
+            core_a: only_valid(radius_a + half),
+            core_b: only_valid(radius_b + half),
+            normal_mass: inverse(kn),
+            tangent_mass: inverse(kt),
+            normal_impulse: normal_impulse.to_array(),
+            tangent_impulse: tangent_impulse.to_array(),
+            max_normal_impulse: [0.0; 4],
+            relative_velocity: only_valid(dvx * nx + dvy * ny),
+        }
+    });
+    Bundle {
+        body_a,
+        body_b,
+        inv_mass_a: ma.to_array(),
+        inv_inertia_a: ia.to_array(),
+        inv_mass_b: mb.to_array(),
+        inv_inertia_b: ib.to_array(),
+        normal_x: nx.to_array(),
+        normal_y: ny.to_array(),
+        friction: friction.to_array(),
+        restitution: restitution.to_array(),
+        bias_rate: soft(|s| s.bias_rate),
+        mass_scale: soft(|s| s.mass_scale),
+        impulse_scale: soft(|s| s.impulse_scale),
+        points,
     }
 }
 
