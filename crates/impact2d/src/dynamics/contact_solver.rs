@@ -242,6 +242,9 @@ pub(crate) struct ContactSolver {
     color_masks: Vec<u32>,
     colors: Vec<Vec<u32>>,
     overflow: Vec<u32>,
+    /// The length of the state array the bundles were prepared with: every state index in
+    /// `bundles` is below it (`prepare` read each), so the stages index without bounds checks.
+    state_count: usize,
     /// Statistics of the last step: contacts per color, and alone.
     pub color_sizes: [u32; GRAPH_COLOR_COUNT],
     pub overflow_count: u32,
@@ -400,9 +403,13 @@ fn apply_impulse(a: &mut WideBody, b: &mut WideBody, m: &Masses, r: &Anchors, px
 }
 
 /// The states of four bodies, transposed into lanes.
+///
+/// # Safety
+/// Every index must be below `states.len()`.
 #[inline(always)]
-fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
-    let s = index.map(|i| rows(&states[i as usize]));
+unsafe fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
+    // SAFETY: the caller keeps the indices in bounds.
+    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }));
     let [vx, vy, w, angle_delta] = transpose([s[0].0, s[1].0, s[2].0, s[3].0]);
     let [dpx, dpy, qc, qs] = transpose([s[0].1, s[1].1, s[2].1, s[3].1]);
     WideBody { vx, vy, w, angle_delta, dpx, dpy, qc, qs }
@@ -412,11 +419,38 @@ fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
 /// and empty lanes write the still state's zero velocity back unchanged (their masses are
 /// zero), and a kinematic body in several lanes writes its unchanged velocity each time, so
 /// no lane needs a test.
+///
+/// # Safety
+/// Every index must be below `states.len()`.
 #[inline(always)]
-fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
+unsafe fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
     let r = transpose([b.vx, b.vy, b.w, b.angle_delta]);
     for l in 0..4 {
-        store_velocity_row(&mut states[index[l] as usize], r[l]);
+        // SAFETY: the caller keeps the indices in bounds.
+        store_velocity_row(unsafe { states.get_unchecked_mut(index[l] as usize) }, r[l]);
+    }
+}
+
+/// The two bodies' states of a bundle, transposed into lanes.
+///
+/// # Safety
+/// Every index of the bundle must be below `states.len()`.
+#[inline(always)]
+unsafe fn gather_bundle(states: &[BodyState], c: &Bundle) -> (WideBody, WideBody) {
+    // SAFETY: the caller keeps the indices in bounds.
+    unsafe { (gather(states, &c.body_a), gather(states, &c.body_b)) }
+}
+
+/// Writes the velocities of a bundle's two bodies back.
+///
+/// # Safety
+/// Every index of the bundle must be below `states.len()`.
+#[inline(always)]
+unsafe fn scatter_bundle(states: &mut [BodyState], c: &Bundle, a: &WideBody, b: &WideBody) {
+    // SAFETY: the caller keeps the indices in bounds.
+    unsafe {
+        scatter(states, &c.body_a, a);
+        scatter(states, &c.body_b, b);
     }
 }
 
@@ -425,6 +459,7 @@ impl ContactSolver {
     /// holds the velocities before the step.
     pub fn prepare(&mut self, constraints: &[ConstraintInput], states: &[BodyState], k: &StepConstants) {
         self.color(constraints, states.len());
+        self.state_count = states.len();
         self.bundles.clear();
         self.lanes.clear();
         let (colors, overflow) = (std::mem::take(&mut self.colors), std::mem::take(&mut self.overflow));
@@ -494,8 +529,10 @@ impl ContactSolver {
 
     /// Applies the accumulated impulses of the last step (warm starting).
     pub fn warm_start(&self, states: &mut [BodyState]) {
+        assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         for c in &self.bundles {
-            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
+            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             let (tx, ty) = (ny, -nx);
@@ -503,8 +540,8 @@ impl ContactSolver {
                 let (pn, pt) = (ld(&p.normal_impulse), ld(&p.tangent_impulse));
                 apply_impulse(&mut a, &mut b, &m, &Anchors::of(p), pn * nx + pt * tx, pn * ny + pt * ty);
             }
-            scatter(states, &c.body_a, &a);
-            scatter(states, &c.body_b, &b);
+            // SAFETY: as for the gather.
+            unsafe { scatter_bundle(states, c, &a, &b) };
         }
     }
 
@@ -512,18 +549,22 @@ impl ContactSolver {
     /// rigid without bias for the relax pass; speculative for separated points), then
     /// friction.
     pub fn solve(&mut self, states: &mut [BodyState], k: &StepConstants, use_bias: bool) {
+        if use_bias { self.pass::<true>(states, k) } else { self.pass::<false>(states, k) }
+    }
+
+    /// [`Self::solve`], compiled once with bias and softness and once without.
+    fn pass<const BIAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let inv_h = Vec4::splat(k.inv_h);
         let min_bias = Vec4::splat(-k.push_max_speed);
         for c in &mut self.bundles {
-            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
+            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             let (dpx, dpy) = (b.dpx - a.dpx, b.dpy - a.dpy);
-            let (soft_bias_rate, soft_mass, soft_impulse) = if use_bias {
-                (ld(&c.mass_scale) * ld(&c.bias_rate), ld(&c.mass_scale), ld(&c.impulse_scale))
-            } else {
-                (Vec4::ZERO, Vec4::ONE, Vec4::ZERO)
-            };
+            let (soft_bias_rate, soft_mass, soft_impulse) =
+                (ld(&c.mass_scale) * ld(&c.bias_rate), ld(&c.mass_scale), ld(&c.impulse_scale));
             // Current separations: the core points turned by the rotations since the start. A
             // core point is its anchor minus `core` along the normal, and the normal turned by
             // a rotation has the rotation's cosine along the normal. Positions do not change
@@ -540,13 +581,20 @@ impl ContactSolver {
                 // A separated point only removes the speed that would close its gap within
                 // the sub-step; an overlap is pushed out softly, no faster than the cap.
                 let speculative = s.cmpgt(Vec4::ZERO);
-                let bias = Vec4::select(speculative, s * inv_h, (soft_bias_rate * s).max(min_bias));
-                let mass_scale = Vec4::select(speculative, Vec4::ONE, soft_mass);
-                let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft_impulse);
                 let (dvx, dvy) = relative_velocity(&a, &b, &r);
                 let vn = dvx * nx + dvy * ny;
                 let old = ld(&p.normal_impulse);
-                let delta = -ld(&p.normal_mass) * (mass_scale * vn + bias) - impulse_scale * old;
+                let delta = if BIAS {
+                    let bias = Vec4::select(speculative, s * inv_h, (soft_bias_rate * s).max(min_bias));
+                    let mass_scale = Vec4::select(speculative, Vec4::ONE, soft_mass);
+                    let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft_impulse);
+                    -ld(&p.normal_mass) * (mass_scale * vn + bias) - impulse_scale * old
+                } else {
+                    // The formula above with a zero bias rate, a mass scale of one and an
+                    // impulse scale of zero: the same impulses (up to the sign of a zero
+                    // delta, which the clamp below removes).
+                    -ld(&p.normal_mass) * Vec4::select(speculative, vn + s * inv_h, vn)
+                };
                 let new = (old + delta).max(Vec4::ZERO);
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
@@ -566,8 +614,8 @@ impl ContactSolver {
                 p.tangent_impulse = new.to_array();
                 apply_impulse(&mut a, &mut b, &m, &r, delta * tx, delta * ty);
             }
-            scatter(states, &c.body_a, &a);
-            scatter(states, &c.body_b, &b);
+            // SAFETY: as for the gather.
+            unsafe { scatter_bundle(states, c, &a, &b) };
         }
     }
 
@@ -576,13 +624,15 @@ impl ContactSolver {
     /// speed. Using the approach speed from before the step (not the speed left after the
     /// sub-steps) is what keeps speculative contacts from eating the bounce.
     pub fn restitution(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let threshold = Vec4::splat(-k.restitution_threshold);
         for c in &mut self.bundles {
             let e = ld(&c.restitution);
             if e.cmpeq(Vec4::ZERO).all() {
                 continue;
             }
-            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
+            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             for p in &mut c.points {
@@ -602,8 +652,8 @@ impl ContactSolver {
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
                 apply_impulse(&mut a, &mut b, &m, &r, delta * nx, delta * ny);
             }
-            scatter(states, &c.body_a, &a);
-            scatter(states, &c.body_b, &b);
+            // SAFETY: as for the gather.
+            unsafe { scatter_bundle(states, c, &a, &b) };
         }
     }
 
