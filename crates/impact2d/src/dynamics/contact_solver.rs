@@ -317,7 +317,7 @@ pub(crate) fn rows(s: &BodyState) -> (Vec4, Vec4) {
 
 /// Writes a state's first half (v, w, angle delta) from a row.
 #[inline(always)]
-fn store_velocity_row(s: &mut BodyState, row: Vec4) {
+pub(crate) fn store_velocity_row(s: &mut BodyState, row: Vec4) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::_mm_store_ps;

@@ -13,7 +13,8 @@
 
 use super::body::reduce_angle;
 use super::contact_solver::{
-    BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_rows, transpose,
+    BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_rows,
+    store_velocity_row, transpose,
 };
 use super::events::ContactHitEvent;
 use super::handles::NULL;
@@ -22,17 +23,17 @@ use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
 use crate::settings::STATIC_CONTACT_STIFFNESS;
 use glam::Vec4;
 
-/// What velocity integration needs of a body, per step.
+/// What velocity integration needs of a body, per step, as rows that line up with the
+/// first half of its [`BodyState`] (v, w, angle delta).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct BodySim {
-    pub inv_mass: f32,
-    pub inv_inertia: f32,
-    pub gravity_scale: f32,
-    /// `1 / (1 + h c)` for the linear and angular damping `c`.
-    pub linear_damping: f32,
-    pub angular_damping: f32,
-    pub force: Vec2,
-    pub torque: f32,
+    /// The velocity gained per sub-step of `h` seconds from gravity and the applied force and
+    /// torque: `h (s g + f / m)` (m/s), `h τ / I` (rad/s), then -0 (which adds nothing to the
+    /// angle delta, whatever its sign).
+    pub push: Vec4,
+    /// The damping factors `1 / (1 + h c)` for the linear (twice) and angular damping `c`,
+    /// then 1 (the angle delta is kept).
+    pub damping: Vec4,
     pub dynamic: bool,
 }
 
@@ -65,14 +66,13 @@ impl World {
             hit_event_threshold: self.def.hit_event_threshold,
             warm_starting: self.def.enable_warm_starting,
         };
-        self.build_solver_bodies(h);
+        self.build_solver_bodies(h, self.def.gravity);
         self.gather_constraints(k.warm_starting);
         let solver = &mut self.solver;
         solver.contacts.prepare(&solver.constraints, &solver.states, &k);
-        let gravity = self.def.gravity;
         let max_speed = self.def.max_linear_speed;
         for _ in 0..substeps {
-            integrate_velocities(&mut solver.states, &solver.sims, gravity, h, max_speed);
+            integrate_velocities(&mut solver.states, &solver.sims, max_speed);
             solver.contacts.warm_start(&mut solver.states);
             solver.contacts.solve(&mut solver.states, &k, true);
             integrate_positions(&mut solver.states, h);
@@ -87,7 +87,7 @@ impl World {
     }
 
     /// Copies the awake bodies into the solver arrays.
-    fn build_solver_bodies(&mut self, h: f32) {
+    fn build_solver_bodies(&mut self, h: f32, gravity: Vec2) {
         let solver = &mut self.solver;
         solver.states.clear();
         solver.sims.clear();
@@ -100,14 +100,12 @@ impl World {
                 b.set_center_and_angle(b.center, reduced);
             }
             solver.states.push(BodyState { v: b.linear_velocity, w: b.angular_velocity, ..STILL_STATE });
+            let dv = h * (b.gravity_scale * gravity + b.inv_mass * b.force);
+            let dw = h * b.inv_inertia * b.torque;
+            let (linear, angular) = (1.0 / (1.0 + h * b.linear_damping), 1.0 / (1.0 + h * b.angular_damping));
             solver.sims.push(BodySim {
-                inv_mass: b.inv_mass,
-                inv_inertia: b.inv_inertia,
-                gravity_scale: b.gravity_scale,
-                linear_damping: 1.0 / (1.0 + h * b.linear_damping),
-                angular_damping: 1.0 / (1.0 + h * b.angular_damping),
-                force: b.force,
-                torque: b.torque,
+                push: Vec4::new(dv.x, dv.y, dw, -0.0),
+                damping: Vec4::new(linear, linear, angular, 1.0),
                 dynamic: b.is_dynamic(),
             });
         }
@@ -166,20 +164,18 @@ impl World {
     }
 }
 
-/// Gravity, forces and damping for one sub-step of `h` seconds; speeds capped at `max_speed`.
-fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], gravity: Vec2, h: f32, max_speed: f32) {
+/// Gravity, forces and damping for one sub-step (`push + damping * velocity`, one row per
+/// body); speeds capped at `max_speed`.
+fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], max_speed: f32) {
     for (s, sim) in states.iter_mut().zip(sims).skip(1) {
         if !sim.dynamic {
             continue;
         }
-        let mut v = h * (sim.gravity_scale * gravity + sim.inv_mass * sim.force) + sim.linear_damping * s.v;
-        let w = h * sim.inv_inertia * sim.torque + sim.angular_damping * s.w;
-        let speed_squared = v.length_squared();
+        store_velocity_row(s, sim.push + sim.damping * rows(s).0);
+        let speed_squared = s.v.length_squared();
         if speed_squared > max_speed * max_speed {
-            v *= max_speed / speed_squared.sqrt();
+            s.v *= max_speed / speed_squared.sqrt();
         }
-        s.v = v;
-        s.w = w;
     }
 }
 
