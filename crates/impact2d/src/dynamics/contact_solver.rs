@@ -15,8 +15,10 @@
 //!
 //! Coloring and bundling read [`ConstraintInput`]s, one dense record per touching contact
 //! written in contact order, rather than the contacts and bodies themselves, which color
-//! order would visit scattered in memory. Body states are gathered into lanes with aligned
-//! row loads and 4×4 transposes (exact moves) and scattered back the same way.
+//! order would visit scattered in memory; their numbers are rows of four floats, so a
+//! bundle's four inputs transpose into its lanes and are prepared four at a time. Body states
+//! are gathered into lanes with aligned row loads and 4×4 transposes (exact moves) and
+//! scattered back the same way, without bounds checks: `prepare` checks every index once.
 //!
 //! The stages follow Box2D v3's soft step: `prepare` (anchors relative to the centers of mass,
 //! effective masses, the relative normal velocity before the step), then per sub-step
@@ -48,7 +50,10 @@ use crate::math::{Rot, Vec2};
 use crate::settings::GRAPH_COLOR_COUNT;
 
 /// The velocity and the motion since the start of the step of one awake body, in the layout
-/// the solver gathers from: 32 bytes, two halves of four floats.
+/// the solver gathers from: 32 bytes, two halves of four floats. The angle turned since the
+/// start of the step lives beside the states ([`Solver::angles`](super::solver::Solver)), so
+/// that the contact solver, which only reads and writes the velocity half, carries no lane it
+/// does not change.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(32))]
 pub(crate) struct BodyState {
@@ -56,17 +61,17 @@ pub(crate) struct BodyState {
     pub v: Vec2,
     /// Angular velocity (rad/s).
     pub w: f32,
-    /// Rotation since the start of the step (radians).
-    pub angle_delta: f32,
+    /// Padding that makes the velocity a whole row; always zero.
+    pub pad: f32,
     /// Motion of the center of mass since the start of the step (meters).
     pub dp: Vec2,
-    /// The rotation by `angle_delta`.
+    /// The rotation since the start of the step.
     pub dq: Rot,
 }
 
 /// The state of a body that does not move: what static bodies (and empty lanes) read.
 pub(crate) const STILL_STATE: BodyState =
-    BodyState { v: Vec2::ZERO, w: 0.0, angle_delta: 0.0, dp: Vec2::ZERO, dq: Rot::IDENTITY };
+    BodyState { v: Vec2::ZERO, w: 0.0, pad: 0.0, dp: Vec2::ZERO, dq: Rot::IDENTITY };
 
 /// The coefficients of a soft constraint of natural frequency `hertz` and damping ratio
 /// `zeta` solved with time step `h` (Catto, "Soft Constraints"): the velocity bias per meter
@@ -263,13 +268,16 @@ pub(crate) fn state_index(body: &Body) -> u32 {
     if body.awake_index == NULL { 0 } else { body.awake_index + 1 }
 }
 
-/// Four bodies' states, lane by lane.
+/// Four bodies' velocities, lane by lane.
 struct WideBody {
     vx: Vec4,
     vy: Vec4,
     w: Vec4,
-    /// Carried through unchanged, so that `scatter` writes whole rows.
-    angle_delta: Vec4,
+}
+
+/// Four bodies' motion since the start of the step, lane by lane: translation (meters) and
+/// the cosine and sine of the rotation.
+struct WideMotion {
     dpx: Vec4,
     dpy: Vec4,
     qc: Vec4,
@@ -311,45 +319,41 @@ pub(crate) fn rows(s: &BodyState) -> (Vec4, Vec4) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        (Vec4::new(s.v.x, s.v.y, s.w, s.angle_delta), Vec4::new(s.dp.x, s.dp.y, s.dq.c, s.dq.s))
+        (Vec4::new(s.v.x, s.v.y, s.w, s.pad), Vec4::new(s.dp.x, s.dp.y, s.dq.c, s.dq.s))
     }
 }
 
-/// Writes a state's first half (v, w, angle delta) from a row.
+/// Writes a state's first half (v, w, padding) from a row.
 #[inline(always)]
 pub(crate) fn store_velocity_row(s: &mut BodyState, row: Vec4) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::_mm_store_ps;
         let p = (s as *mut BodyState).cast::<f32>();
-        // SAFETY: as in `rows`: the first 16 aligned bytes of the state are v, w, angle delta.
+        // SAFETY: as in `rows`: the first 16 aligned bytes of the state are v, w, padding.
         unsafe { _mm_store_ps(p, row.into()) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let [vx, vy, w, angle_delta] = row.to_array();
+        let [vx, vy, w, pad] = row.to_array();
         s.v = Vec2::new(vx, vy);
         s.w = w;
-        s.angle_delta = angle_delta;
+        s.pad = pad;
     }
 }
 
-/// Writes a whole state from its two rows (as [`rows`] reads them).
+/// Writes a state's second half (dp, dq) from a row (as [`rows`] reads it).
 #[inline(always)]
-pub(crate) fn store_rows(s: &mut BodyState, velocity: Vec4, motion: Vec4) {
+pub(crate) fn store_motion_row(s: &mut BodyState, motion: Vec4) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::_mm_store_ps;
         let p = (s as *mut BodyState).cast::<f32>();
         // SAFETY: as in `rows`: the state is eight f32 in 32 aligned bytes.
-        unsafe {
-            _mm_store_ps(p, velocity.into());
-            _mm_store_ps(p.add(4), motion.into());
-        }
+        unsafe { _mm_store_ps(p.add(4), motion.into()) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        store_velocity_row(s, velocity);
         let [dpx, dpy, c, sin] = motion.to_array();
         s.dp = Vec2::new(dpx, dpy);
         s.dq = Rot { c, s: sin };
@@ -402,20 +406,31 @@ fn apply_impulse(a: &mut WideBody, b: &mut WideBody, m: &Masses, r: &Anchors, px
     b.w += m.ib * (r.bx * py - r.by * px);
 }
 
-/// The states of four bodies, transposed into lanes.
+/// The velocities of four bodies, transposed into lanes.
 ///
 /// # Safety
 /// Every index must be below `states.len()`.
 #[inline(always)]
 unsafe fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
     // SAFETY: the caller keeps the indices in bounds.
-    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }));
-    let [vx, vy, w, angle_delta] = transpose([s[0].0, s[1].0, s[2].0, s[3].0]);
-    let [dpx, dpy, qc, qs] = transpose([s[0].1, s[1].1, s[2].1, s[3].1]);
-    WideBody { vx, vy, w, angle_delta, dpx, dpy, qc, qs }
+    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }).0);
+    let [vx, vy, w, _] = transpose(s);
+    WideBody { vx, vy, w }
 }
 
-/// Writes the velocities back (each state's first half as one row). Lanes of static bodies
+/// The motion of four bodies, transposed into lanes.
+///
+/// # Safety
+/// Every index must be below `states.len()`.
+#[inline(always)]
+unsafe fn gather_motion(states: &[BodyState], index: &[u32; 4]) -> WideMotion {
+    // SAFETY: the caller keeps the indices in bounds.
+    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }).1);
+    let [dpx, dpy, qc, qs] = transpose(s);
+    WideMotion { dpx, dpy, qc, qs }
+}
+
+/// Writes the velocities back (each state's first half as one row, with zero padding). Lanes of static bodies
 /// and empty lanes write the still state's zero velocity back unchanged (their masses are
 /// zero), and a kinematic body in several lanes writes its unchanged velocity each time, so
 /// no lane needs a test.
@@ -424,7 +439,7 @@ unsafe fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
 /// Every index must be below `states.len()`.
 #[inline(always)]
 unsafe fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
-    let r = transpose([b.vx, b.vy, b.w, b.angle_delta]);
+    let r = transpose([b.vx, b.vy, b.w, Vec4::ZERO]);
     for l in 0..4 {
         // SAFETY: the caller keeps the indices in bounds.
         store_velocity_row(unsafe { states.get_unchecked_mut(index[l] as usize) }, r[l]);
@@ -558,17 +573,14 @@ impl ContactSolver {
         let inv_h = Vec4::splat(k.inv_h);
         let min_bias = Vec4::splat(-k.push_max_speed);
         for c in &mut self.bundles {
-            // SAFETY: the bundles' indices are below `state_count` (asserted above).
-            let (mut a, mut b) = unsafe { gather_bundle(states, c) };
-            let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
-            let (dpx, dpy) = (b.dpx - a.dpx, b.dpy - a.dpy);
-            let (soft_bias_rate, soft_mass, soft_impulse) =
-                (ld(&c.mass_scale) * ld(&c.bias_rate), ld(&c.mass_scale), ld(&c.impulse_scale));
             // Current separations: the core points turned by the rotations since the start. A
             // core point is its anchor minus `core` along the normal, and the normal turned by
             // a rotation has the rotation's cosine along the normal. Positions do not change
-            // during the pass, so both are computed first and the motion leaves the registers.
+            // during the pass, so both are computed before the velocities are gathered.
+            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            let (a, b) = unsafe { (gather_motion(states, &c.body_a), gather_motion(states, &c.body_b)) };
+            let (dpx, dpy) = (b.dpx - a.dpx, b.dpy - a.dpy);
             let separations = c.points.each_ref().map(|p| {
                 let r = Anchors::of(p);
                 let dsx = dpx + (b.qc * r.bx - b.qs * r.by) - (a.qc * r.ax - a.qs * r.ay);
@@ -576,6 +588,11 @@ impl ContactSolver {
                 let turn = ld(&p.core_b) * (b.qc - Vec4::ONE) + ld(&p.core_a) * (a.qc - Vec4::ONE);
                 ld(&p.base_separation) + dsx * nx + dsy * ny + turn
             });
+            // SAFETY: as for the motion.
+            let (mut a, mut b) = unsafe { gather_bundle(states, c) };
+            let m = Masses::of(c);
+            let (soft_bias_rate, soft_mass, soft_impulse) =
+                (ld(&c.mass_scale) * ld(&c.bias_rate), ld(&c.mass_scale), ld(&c.impulse_scale));
             for (p, s) in c.points.iter_mut().zip(separations) {
                 let r = Anchors::of(p);
                 // A separated point only removes the speed that would close its gap within

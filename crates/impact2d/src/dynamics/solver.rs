@@ -13,7 +13,7 @@
 
 use super::body::reduce_angle;
 use super::contact_solver::{
-    BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_rows,
+    BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_motion_row,
     store_velocity_row, transpose,
 };
 use super::events::ContactHitEvent;
@@ -24,15 +24,14 @@ use crate::settings::STATIC_CONTACT_STIFFNESS;
 use glam::Vec4;
 
 /// What velocity integration needs of a body, per step, as rows that line up with the
-/// first half of its [`BodyState`] (v, w, angle delta).
+/// first half of its [`BodyState`] (v, w, padding).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct BodySim {
     /// The velocity gained per sub-step of `h` seconds from gravity and the applied force and
-    /// torque: `h (s g + f / m)` (m/s), `h τ / I` (rad/s), then -0 (which adds nothing to the
-    /// angle delta, whatever its sign).
+    /// torque: `h (s g + f / m)` (m/s), `h τ / I` (rad/s), then 0 (the padding stays zero).
     pub push: Vec4,
     /// The damping factors `1 / (1 + h c)` for the linear (twice) and angular damping `c`,
-    /// then 1 (the angle delta is kept).
+    /// then 0.
     pub damping: Vec4,
     pub dynamic: bool,
 }
@@ -42,6 +41,9 @@ pub(crate) struct BodySim {
 pub(crate) struct Solver {
     /// Index 0 is the still state of static bodies; awake body `i` is at `i + 1`.
     pub states: Vec<BodyState>,
+    /// The angle each state's body turned since the start of the step (radians), beside the
+    /// states so that the contact solver does not carry it.
+    pub angles: Vec<f32>,
     pub sims: Vec<BodySim>,
     /// The contacts solved this step, in contact order.
     pub constraints: Vec<ConstraintInput>,
@@ -75,7 +77,7 @@ impl World {
             integrate_velocities(&mut solver.states, &solver.sims, max_speed);
             solver.contacts.warm_start(&mut solver.states);
             solver.contacts.solve(&mut solver.states, &k, true);
-            integrate_positions(&mut solver.states, h);
+            integrate_positions(&mut solver.states, &mut solver.angles, h);
             solver.contacts.solve(&mut solver.states, &k, false);
         }
         solver.contacts.restitution(&mut solver.states, &k);
@@ -90,8 +92,10 @@ impl World {
     fn build_solver_bodies(&mut self, h: f32, gravity: Vec2) {
         let solver = &mut self.solver;
         solver.states.clear();
+        solver.angles.clear();
         solver.sims.clear();
         solver.states.push(STILL_STATE);
+        solver.angles.push(0.0);
         solver.sims.push(BodySim::default());
         for &index in &self.awake {
             let b = &mut self.bodies[index];
@@ -100,12 +104,13 @@ impl World {
                 b.set_center_and_angle(b.center, reduced);
             }
             solver.states.push(BodyState { v: b.linear_velocity, w: b.angular_velocity, ..STILL_STATE });
+            solver.angles.push(0.0);
             let dv = h * (b.gravity_scale * gravity + b.inv_mass * b.force);
             let dw = h * b.inv_inertia * b.torque;
             let (linear, angular) = (1.0 / (1.0 + h * b.linear_damping), 1.0 / (1.0 + h * b.angular_damping));
             solver.sims.push(BodySim {
-                push: Vec4::new(dv.x, dv.y, dw, -0.0),
-                damping: Vec4::new(linear, linear, angular, 1.0),
+                push: Vec4::new(dv.x, dv.y, dw, 0.0),
+                damping: Vec4::new(linear, linear, angular, 0.0),
                 dynamic: b.is_dynamic(),
             });
         }
@@ -135,17 +140,17 @@ impl World {
     fn finalize_bodies(&mut self) {
         let (bodies, colliders, broad_phase) = (&mut self.bodies, &mut self.colliders, &mut self.broad_phase);
         for (i, &index) in self.awake.iter().enumerate() {
-            let s = &self.solver.states[i + 1];
+            let (s, angle_delta) = (&self.solver.states[i + 1], self.solver.angles[i + 1]);
             let b = &mut bodies[index];
             let (c1, a1) = (b.center, b.angle);
             b.linear_velocity = s.v;
             b.angular_velocity = s.w;
             b.force = Vec2::ZERO;
             b.torque = 0.0;
-            let moved = s.dp != Vec2::ZERO || s.angle_delta != 0.0;
+            let moved = s.dp != Vec2::ZERO || angle_delta != 0.0;
             if moved {
                 // The angle is not reduced here: the sweep keeps the whole rotation.
-                b.set_center_and_angle(c1 + s.dp, a1 + s.angle_delta);
+                b.set_center_and_angle(c1 + s.dp, a1 + angle_delta);
             }
             b.sweep = Sweep { local_center: b.local_center, c1, c2: b.center, a1, a2: b.angle };
             if !moved {
@@ -179,43 +184,46 @@ fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], max_speed: f
     }
 }
 
-/// Moves every awake body by its velocity for one sub-step of `h` seconds. Four bodies at a
-/// time in lanes (their rotations with [`cos_sin_lanes`]), each lane bit for bit the scalar
-/// [`integrate_position`].
-fn integrate_positions(states: &mut [BodyState], h: f32) {
-    let Some(moving) = states.get_mut(1..) else { return };
-    let mut fours = moving.chunks_exact_mut(4);
-    for four in &mut fours {
-        if !integrate_four(four, h) {
-            four.iter_mut().for_each(|s| integrate_position(s, h));
+/// Moves every awake body by its velocity for one sub-step of `h` seconds; `angles` are the
+/// states' angles turned since the start of the step. Four bodies at a time in lanes (their
+/// rotations with [`cos_sin_lanes`]), each lane bit for bit the scalar [`integrate_position`].
+fn integrate_positions(states: &mut [BodyState], angles: &mut [f32], h: f32) {
+    let (Some(moving), Some(turned)) = (states.get_mut(1..), angles.get_mut(1..)) else { return };
+    let (mut fours, mut angle_fours) = (moving.chunks_exact_mut(4), turned.chunks_exact_mut(4));
+    for (four, angle_four) in (&mut fours).zip(&mut angle_fours) {
+        if !integrate_four(four, angle_four, h) {
+            four.iter_mut().zip(angle_four).for_each(|(s, angle)| integrate_position(s, angle, h));
         }
     }
-    fours.into_remainder().iter_mut().for_each(|s| integrate_position(s, h));
+    let rest = fours.into_remainder().iter_mut().zip(angle_fours.into_remainder());
+    rest.for_each(|(s, angle)| integrate_position(s, angle, h));
 }
 
-/// One body's motion for one sub-step of `h` seconds.
-fn integrate_position(s: &mut BodyState, h: f32) {
+/// One body's motion for one sub-step of `h` seconds; `angle` is the angle it turned since the
+/// start of the step.
+fn integrate_position(s: &mut BodyState, angle: &mut f32, h: f32) {
     s.dp += h * s.v;
     if s.w != 0.0 {
-        s.angle_delta += h * s.w;
-        s.dq = Rot::from_angle(s.angle_delta);
+        *angle += h * s.w;
+        s.dq = Rot::from_angle(*angle);
     }
 }
 
 /// [`integrate_position`] of four bodies in lanes; false (nothing written) when a rotation
 /// cannot be computed in lanes.
-fn integrate_four(four: &mut [BodyState], h: f32) -> bool {
+fn integrate_four(four: &mut [BodyState], angles: &mut [f32], h: f32) -> bool {
     let r = [0, 1, 2, 3].map(|i| rows(&four[i]));
-    let [vx, vy, w, angle_delta] = transpose(r.map(|r| r.0));
+    let [vx, vy, w, _] = transpose(r.map(|r| r.0));
     let [dpx, dpy, qc, qs] = transpose(r.map(|r| r.1));
     let hv = Vec4::splat(h);
     let turning = w.cmpne(Vec4::ZERO);
-    let angle_delta = Vec4::select(turning, angle_delta + hv * w, angle_delta);
-    let Some((c, s)) = cos_sin_lanes(angle_delta) else { return false };
-    let velocity = transpose([vx, vy, w, angle_delta]);
+    let angle = Vec4::from_slice(angles);
+    let angle = Vec4::select(turning, angle + hv * w, angle);
+    let Some((c, s)) = cos_sin_lanes(angle) else { return false };
     let motion = transpose([dpx + hv * vx, dpy + hv * vy, Vec4::select(turning, c, qc), Vec4::select(turning, s, qs)]);
-    for (i, state) in four.iter_mut().enumerate() {
-        store_rows(state, velocity[i], motion[i]);
+    for (state, row) in four.iter_mut().zip(motion) {
+        store_motion_row(state, row);
     }
+    angle.write_to_slice(angles);
     true
 }
