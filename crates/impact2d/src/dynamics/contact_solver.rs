@@ -119,8 +119,6 @@ struct PointLanes {
     normal_impulse: Lanes,
     tangent_impulse: Lanes,
     max_normal_impulse: Lanes,
-    /// Relative normal velocity before the step (m/s).
-    relative_velocity: Lanes,
 }
 
 /// Four contacts that share no dynamic body. An empty lane points at the still state and has
@@ -137,11 +135,22 @@ struct Bundle {
     normal_x: Lanes,
     normal_y: Lanes,
     friction: Lanes,
-    restitution: Lanes,
     bias_rate: Lanes,
     mass_scale: Lanes,
     impulse_scale: Lanes,
     points: [PointLanes; 2],
+}
+
+/// What only the restitution pass and `store` read of a bundle, apart so that the passes
+/// that run every sub-step stream fewer bytes.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct BundleCold {
+    /// The contact index of each lane, `NULL` for an empty lane.
+    contacts: [u32; 4],
+    restitution: Lanes,
+    /// Per point: the relative normal velocity before the step (m/s).
+    relative_velocity: [Lanes; 2],
 }
 
 /// The per-step numbers the stages need.
@@ -241,8 +250,8 @@ impl ConstraintInput {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactSolver {
     bundles: Vec<Bundle>,
-    /// The contact index of each lane of each bundle, `NULL` for an empty lane.
-    lanes: Vec<[u32; 4]>,
+    /// Beside each bundle, its contacts and the numbers of the restitution pass.
+    cold: Vec<BundleCold>,
     /// Per body state: the colors its contacts took this step.
     color_masks: Vec<u32>,
     colors: Vec<Vec<u32>>,
@@ -476,7 +485,7 @@ impl ContactSolver {
         self.color(constraints, states.len());
         self.state_count = states.len();
         self.bundles.clear();
-        self.lanes.clear();
+        self.cold.clear();
         let (colors, overflow) = (std::mem::take(&mut self.colors), std::mem::take(&mut self.overflow));
         for list in &colors {
             for chunk in list.chunks(4) {
@@ -538,8 +547,9 @@ impl ContactSolver {
         for (input, &position) in inputs.iter_mut().zip(chunk) {
             *input = &constraints[position as usize];
         }
-        self.bundles.push(prepare_bundle(inputs, states, k));
-        self.lanes.push(inputs.map(|c| c.contact));
+        let (bundle, cold) = prepare_bundle(inputs, states, k);
+        self.bundles.push(bundle);
+        self.cold.push(cold);
     }
 
     /// Applies the accumulated impulses of the last step (warm starting).
@@ -643,8 +653,8 @@ impl ContactSolver {
     pub fn restitution(&mut self, states: &mut [BodyState], k: &StepConstants) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let threshold = Vec4::splat(-k.restitution_threshold);
-        for c in &mut self.bundles {
-            let e = ld(&c.restitution);
+        for (c, cold) in self.bundles.iter_mut().zip(&self.cold) {
+            let e = ld(&cold.restitution);
             if e.cmpeq(Vec4::ZERO).all() {
                 continue;
             }
@@ -652,8 +662,8 @@ impl ContactSolver {
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
-            for p in &mut c.points {
-                let rv = ld(&p.relative_velocity);
+            for (p, rv) in c.points.iter_mut().zip(&cold.relative_velocity) {
+                let rv = ld(rv);
                 let apply = rv.cmplt(threshold) & ld(&p.max_normal_impulse).cmpgt(Vec4::ZERO);
                 if !apply.any() {
                     continue;
@@ -685,8 +695,8 @@ impl ContactSolver {
         hits: &mut Vec<ContactHitEvent>,
         hit_threshold: f32,
     ) {
-        for (c, lanes) in self.bundles.iter().zip(&self.lanes) {
-            for (l, &ci) in lanes.iter().enumerate() {
+        for (c, cold) in self.bundles.iter().zip(&self.cold) {
+            for (l, &ci) in cold.contacts.iter().enumerate() {
                 if ci == NULL {
                     continue;
                 }
@@ -698,7 +708,7 @@ impl ContactSolver {
                         normal: p.normal_impulse[l],
                         tangent: p.tangent_impulse[l],
                         max_normal: p.max_normal_impulse[l],
-                        approach: p.relative_velocity[l],
+                        approach: cold.relative_velocity[j][l],
                     };
                     contact.impulses[j] = imp;
                     if imp.max_normal > 0.0 && -imp.approach > fastest.1 {
@@ -724,7 +734,7 @@ impl ContactSolver {
 /// lanes: each lane takes the operations of a scalar preparation in the same order, so the
 /// numbers do not depend on the lane. `states` holds the velocities before the step. Lanes
 /// and points without a contact point get zeros throughout.
-fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConstants) -> Bundle {
+fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConstants) -> (Bundle, BundleCold) {
     let columns = |row: fn(&ConstraintInput) -> &Lanes| transpose(c.map(|c| ld(row(c))));
     let [ma, ia, mb, ib] = columns(|c| &c.masses);
     let [nx, ny, friction, restitution] = columns(|c| &c.surface);
@@ -753,7 +763,8 @@ fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConsta
         let inverse = |k: Vec4| Vec4::select(valid & k.cmpgt(zero), Vec4::ONE / k, zero).to_array();
         let (dvx, dvy) = ((vbx - wb * rby) - (vax - wa * ray), (vby + wb * rbx) - (vay + wa * rax));
         let only_valid = |v: Vec4| Vec4::select(valid, v, zero).to_array();
-        PointLanes {
+        let approach = only_valid(dvx * nx + dvy * ny);
+        let point = PointLanes {
             anchor_ax: rax.to_array(),
             anchor_ay: ray.to_array(),
             anchor_bx: rbx.to_array(),
@@ -766,10 +777,10 @@ fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConsta
             normal_impulse: normal_impulse.to_array(),
             tangent_impulse: tangent_impulse.to_array(),
             max_normal_impulse: [0.0; 4],
-            relative_velocity: only_valid(dvx * nx + dvy * ny),
-        }
+        };
+        (point, approach)
     });
-    Bundle {
+    let bundle = Bundle {
         body_a,
         body_b,
         inv_mass_a: ma.to_array(),
@@ -779,12 +790,17 @@ fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConsta
         normal_x: nx.to_array(),
         normal_y: ny.to_array(),
         friction: friction.to_array(),
-        restitution: restitution.to_array(),
         bias_rate: soft(|s| s.bias_rate),
         mass_scale: soft(|s| s.mass_scale),
         impulse_scale: soft(|s| s.impulse_scale),
-        points,
-    }
+        points: points.map(|(p, _)| p),
+    };
+    let cold = BundleCold {
+        contacts: c.map(|c| c.contact),
+        restitution: restitution.to_array(),
+        relative_velocity: points.map(|(_, approach)| approach),
+    };
+    (bundle, cold)
 }
 
 #[cfg(test)]
