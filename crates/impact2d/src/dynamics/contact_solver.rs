@@ -439,10 +439,10 @@ unsafe fn gather_motion(states: &[BodyState], index: &[u32; 4]) -> WideMotion {
     WideMotion { dpx, dpy, qc, qs }
 }
 
-/// Writes the velocities back (each state's first half as one row, with zero padding). Lanes of static bodies
-/// and empty lanes write the still state's zero velocity back unchanged (their masses are
-/// zero), and a kinematic body in several lanes writes its unchanged velocity each time, so
-/// no lane needs a test.
+/// Writes the velocities back (each state's first half as one row, with zero padding). Lanes
+/// of static bodies and empty lanes write the still state's zero velocity back unchanged
+/// (their masses are zero), and a kinematic body in several lanes writes its unchanged
+/// velocity each time, so no lane needs a test.
 ///
 /// # Safety
 /// Every index must be below `states.len()`.
@@ -455,7 +455,7 @@ unsafe fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
     }
 }
 
-/// The two bodies' states of a bundle, transposed into lanes.
+/// The velocities of a bundle's two bodies, transposed into lanes.
 ///
 /// # Safety
 /// Every index of the bundle must be below `states.len()`.
