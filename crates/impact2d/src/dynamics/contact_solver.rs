@@ -215,7 +215,8 @@ impl ConstraintInput {
     };
 
     /// The record of a touching solid contact; `warm` scales the carried impulses (1, or 0
-    /// without warm starting).
+    /// without warm starting). Inlined so that the record is written in place in its array.
+    #[inline]
     pub fn new(index: u32, contact: &Contact, a: &Body, b: &Body, warm: f32) -> ConstraintInput {
         let (state_a, state_b) = (state_index(a), state_index(b));
         let m = &contact.manifold;
