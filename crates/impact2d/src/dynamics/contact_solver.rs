@@ -15,8 +15,10 @@
 //!
 //! Coloring and bundling read [`ConstraintInput`]s, one dense record per touching contact
 //! written in contact order, rather than the contacts and bodies themselves, which color
-//! order would visit scattered in memory. Body states are gathered into lanes with aligned
-//! row loads and 4×4 transposes (exact moves) and scattered back the same way.
+//! order would visit scattered in memory; their numbers are rows of four floats, so a
+//! bundle's four inputs transpose into its lanes and are prepared four at a time. Body states
+//! are gathered into lanes with aligned row loads and 4×4 transposes (exact moves) and
+//! scattered back the same way, without bounds checks: `prepare` checks every index once.
 //!
 //! The stages follow Box2D v3's soft step: `prepare` (anchors relative to the centers of mass,
 //! effective masses, the relative normal velocity before the step), then per sub-step
@@ -48,7 +50,10 @@ use crate::math::{Rot, Vec2};
 use crate::settings::GRAPH_COLOR_COUNT;
 
 /// The velocity and the motion since the start of the step of one awake body, in the layout
-/// the solver gathers from: 32 bytes, two halves of four floats.
+/// the solver gathers from: 32 bytes, two halves of four floats. The angle turned since the
+/// start of the step lives beside the states ([`Solver::angles`](super::solver::Solver)), so
+/// that the contact solver, which only reads and writes the velocity half, carries no lane it
+/// does not change.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(32))]
 pub(crate) struct BodyState {
@@ -56,17 +61,17 @@ pub(crate) struct BodyState {
     pub v: Vec2,
     /// Angular velocity (rad/s).
     pub w: f32,
-    /// Rotation since the start of the step (radians).
-    pub angle_delta: f32,
+    /// Padding that makes the velocity a whole row; always zero.
+    pub pad: f32,
     /// Motion of the center of mass since the start of the step (meters).
     pub dp: Vec2,
-    /// The rotation by `angle_delta`.
+    /// The rotation since the start of the step.
     pub dq: Rot,
 }
 
 /// The state of a body that does not move: what static bodies (and empty lanes) read.
 pub(crate) const STILL_STATE: BodyState =
-    BodyState { v: Vec2::ZERO, w: 0.0, angle_delta: 0.0, dp: Vec2::ZERO, dq: Rot::IDENTITY };
+    BodyState { v: Vec2::ZERO, w: 0.0, pad: 0.0, dp: Vec2::ZERO, dq: Rot::IDENTITY };
 
 /// The coefficients of a soft constraint of natural frequency `hertz` and damping ratio
 /// `zeta` solved with time step `h` (Catto, "Soft Constraints"): the velocity bias per meter
@@ -114,8 +119,6 @@ struct PointLanes {
     normal_impulse: Lanes,
     tangent_impulse: Lanes,
     max_normal_impulse: Lanes,
-    /// Relative normal velocity before the step (m/s).
-    relative_velocity: Lanes,
 }
 
 /// Four contacts that share no dynamic body. An empty lane points at the still state and has
@@ -132,11 +135,22 @@ struct Bundle {
     normal_x: Lanes,
     normal_y: Lanes,
     friction: Lanes,
-    restitution: Lanes,
     bias_rate: Lanes,
     mass_scale: Lanes,
     impulse_scale: Lanes,
     points: [PointLanes; 2],
+}
+
+/// What only the restitution pass and `store` read of a bundle, apart so that the passes
+/// that run every sub-step stream fewer bytes.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct BundleCold {
+    /// The contact index of each lane, `NULL` for an empty lane.
+    contacts: [u32; 4],
+    restitution: Lanes,
+    /// Per point: the relative normal velocity before the step (m/s).
+    relative_velocity: [Lanes; 2],
 }
 
 /// The per-step numbers the stages need.
@@ -152,79 +166,82 @@ pub(crate) struct StepConstants {
     pub warm_starting: bool,
 }
 
-/// One manifold point of a [`ConstraintInput`].
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct InputPoint {
-    /// Anchors relative to the centers of mass (meters, world axes).
-    pub ra: Vec2,
-    pub rb: Vec2,
-    pub separation: f32,
-    /// The impulses to warm start with (N·s).
-    pub normal_impulse: f32,
-    pub tangent_impulse: f32,
-}
-
 /// What the solver needs of one touching contact and its two bodies, gathered in contact
 /// order (one sequential pass over the contacts) so that coloring and bundling, which visit
 /// contacts in color order, read one small dense record instead of the contact and both
-/// bodies scattered in memory.
+/// bodies scattered in memory. The numbers are rows of four floats, so that the records of a
+/// bundle's four contacts transpose into its lanes.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
 pub(crate) struct ConstraintInput {
+    /// Inverse mass of A, inverse inertia of A, inverse mass of B, inverse inertia of B
+    /// (1/kg, 1/(kg m²)).
+    pub masses: [f32; 4],
+    /// Normal x, normal y, friction, restitution.
+    pub surface: [f32; 4],
+    /// The rounding radii of A and B (meters), then two zeros.
+    pub radii: [f32; 4],
+    /// Per manifold point: the anchors relative to the centers of mass, `ra.x, ra.y, rb.x,
+    /// rb.y` (meters, world axes); zeros past `count`.
+    pub anchors: [[f32; 4]; 2],
+    /// Per manifold point: the separation (meters), the normal and tangent impulses to warm
+    /// start with (N·s), then a zero; zeros past `count`.
+    pub values: [[f32; 4]; 2],
     pub contact: u32,
     /// State indices (0: the still state).
     pub state_a: u32,
     pub state_b: u32,
+    /// The number of manifold points (1 or 2; 0 only in [`ConstraintInput::EMPTY`]).
+    pub count: u32,
     /// Whether each body is an awake dynamic body (the coloring only tracks those).
     pub dynamic_a: bool,
     pub dynamic_b: bool,
-    pub inv_mass_a: f32,
-    pub inv_inertia_a: f32,
-    pub inv_mass_b: f32,
-    pub inv_inertia_b: f32,
-    pub normal: Vec2,
-    pub friction: f32,
-    pub restitution: f32,
-    pub radius_a: f32,
-    pub radius_b: f32,
-    pub count: u32,
-    pub points: [InputPoint; 2],
 }
 
 impl ConstraintInput {
+    /// The input of an empty lane: no points, no masses, the still state.
+    const EMPTY: ConstraintInput = ConstraintInput {
+        masses: [0.0; 4],
+        surface: [0.0; 4],
+        radii: [0.0; 4],
+        anchors: [[0.0; 4]; 2],
+        values: [[0.0; 4]; 2],
+        contact: NULL,
+        state_a: 0,
+        state_b: 0,
+        count: 0,
+        dynamic_a: false,
+        dynamic_b: false,
+    };
+
     /// The record of a touching solid contact; `warm` scales the carried impulses (1, or 0
-    /// without warm starting).
+    /// without warm starting). Inlined so that the record is written in place in its array.
+    #[inline]
     pub fn new(index: u32, contact: &Contact, a: &Body, b: &Body, warm: f32) -> ConstraintInput {
         let (state_a, state_b) = (state_index(a), state_index(b));
         let m = &contact.manifold;
         // Manifold anchors are relative to the body origins; the solver's to the centers of mass.
         let (offset_a, offset_b) = (a.center - a.transform.p, b.center - b.transform.p);
-        let mut points = [InputPoint::default(); 2];
+        let mut anchors = [[0.0; 4]; 2];
+        let mut values = [[0.0; 4]; 2];
         for (j, mp) in m.points().iter().enumerate() {
-            points[j] = InputPoint {
-                ra: mp.anchor_a - offset_a,
-                rb: mp.anchor_b - offset_b,
-                separation: mp.separation,
-                normal_impulse: warm * contact.impulses[j].normal,
-                tangent_impulse: warm * contact.impulses[j].tangent,
-            };
+            let (ra, rb) = (mp.anchor_a - offset_a, mp.anchor_b - offset_b);
+            anchors[j] = [ra.x, ra.y, rb.x, rb.y];
+            let impulse = &contact.impulses[j];
+            values[j] = [mp.separation, warm * impulse.normal, warm * impulse.tangent, 0.0];
         }
         ConstraintInput {
+            masses: [a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia],
+            surface: [m.normal.x, m.normal.y, contact.friction, contact.restitution],
+            radii: [contact.radius_a, contact.radius_b, 0.0, 0.0],
+            anchors,
+            values,
             contact: index,
             state_a,
             state_b,
+            count: m.points().len() as u32,
             dynamic_a: a.is_dynamic() && state_a != 0,
             dynamic_b: b.is_dynamic() && state_b != 0,
-            inv_mass_a: a.inv_mass,
-            inv_inertia_a: a.inv_inertia,
-            inv_mass_b: b.inv_mass,
-            inv_inertia_b: b.inv_inertia,
-            normal: m.normal,
-            friction: contact.friction,
-            restitution: contact.restitution,
-            radius_a: contact.radius_a,
-            radius_b: contact.radius_b,
-            count: m.points().len() as u32,
-            points,
         }
     }
 }
@@ -234,12 +251,15 @@ impl ConstraintInput {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactSolver {
     bundles: Vec<Bundle>,
-    /// The contact index of each lane of each bundle, `NULL` for an empty lane.
-    lanes: Vec<[u32; 4]>,
+    /// Beside each bundle, its contacts and the numbers of the restitution pass.
+    cold: Vec<BundleCold>,
     /// Per body state: the colors its contacts took this step.
     color_masks: Vec<u32>,
     colors: Vec<Vec<u32>>,
     overflow: Vec<u32>,
+    /// The length of the state array the bundles were prepared with: every state index in
+    /// `bundles` is below it (`prepare` read each), so the stages index without bounds checks.
+    state_count: usize,
     /// Statistics of the last step: contacts per color, and alone.
     pub color_sizes: [u32; GRAPH_COLOR_COUNT],
     pub overflow_count: u32,
@@ -258,13 +278,16 @@ pub(crate) fn state_index(body: &Body) -> u32 {
     if body.awake_index == NULL { 0 } else { body.awake_index + 1 }
 }
 
-/// Four bodies' states, lane by lane.
+/// Four bodies' velocities, lane by lane.
 struct WideBody {
     vx: Vec4,
     vy: Vec4,
     w: Vec4,
-    /// Carried through unchanged, so that `scatter` writes whole rows.
-    angle_delta: Vec4,
+}
+
+/// Four bodies' motion since the start of the step, lane by lane: translation (meters) and
+/// the cosine and sine of the rotation.
+struct WideMotion {
     dpx: Vec4,
     dpy: Vec4,
     qc: Vec4,
@@ -306,45 +329,41 @@ pub(crate) fn rows(s: &BodyState) -> (Vec4, Vec4) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        (Vec4::new(s.v.x, s.v.y, s.w, s.angle_delta), Vec4::new(s.dp.x, s.dp.y, s.dq.c, s.dq.s))
+        (Vec4::new(s.v.x, s.v.y, s.w, s.pad), Vec4::new(s.dp.x, s.dp.y, s.dq.c, s.dq.s))
     }
 }
 
-/// Writes a state's first half (v, w, angle delta) from a row.
+/// Writes a state's first half (v, w, padding) from a row.
 #[inline(always)]
-fn store_velocity_row(s: &mut BodyState, row: Vec4) {
+pub(crate) fn store_velocity_row(s: &mut BodyState, row: Vec4) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::_mm_store_ps;
         let p = (s as *mut BodyState).cast::<f32>();
-        // SAFETY: as in `rows`: the first 16 aligned bytes of the state are v, w, angle delta.
+        // SAFETY: as in `rows`: the first 16 aligned bytes of the state are v, w, padding.
         unsafe { _mm_store_ps(p, row.into()) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let [vx, vy, w, angle_delta] = row.to_array();
+        let [vx, vy, w, pad] = row.to_array();
         s.v = Vec2::new(vx, vy);
         s.w = w;
-        s.angle_delta = angle_delta;
+        s.pad = pad;
     }
 }
 
-/// Writes a whole state from its two rows (as [`rows`] reads them).
+/// Writes a state's second half (dp, dq) from a row (as [`rows`] reads it).
 #[inline(always)]
-pub(crate) fn store_rows(s: &mut BodyState, velocity: Vec4, motion: Vec4) {
+pub(crate) fn store_motion_row(s: &mut BodyState, motion: Vec4) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::_mm_store_ps;
         let p = (s as *mut BodyState).cast::<f32>();
         // SAFETY: as in `rows`: the state is eight f32 in 32 aligned bytes.
-        unsafe {
-            _mm_store_ps(p, velocity.into());
-            _mm_store_ps(p.add(4), motion.into());
-        }
+        unsafe { _mm_store_ps(p.add(4), motion.into()) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        store_velocity_row(s, velocity);
         let [dpx, dpy, c, sin] = motion.to_array();
         s.dp = Vec2::new(dpx, dpy);
         s.dq = Rot { c, s: sin };
@@ -397,24 +416,66 @@ fn apply_impulse(a: &mut WideBody, b: &mut WideBody, m: &Masses, r: &Anchors, px
     b.w += m.ib * (r.bx * py - r.by * px);
 }
 
-/// The states of four bodies, transposed into lanes.
+/// The velocities of four bodies, transposed into lanes.
+///
+/// # Safety
+/// Every index must be below `states.len()`.
 #[inline(always)]
-fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
-    let s = index.map(|i| rows(&states[i as usize]));
-    let [vx, vy, w, angle_delta] = transpose([s[0].0, s[1].0, s[2].0, s[3].0]);
-    let [dpx, dpy, qc, qs] = transpose([s[0].1, s[1].1, s[2].1, s[3].1]);
-    WideBody { vx, vy, w, angle_delta, dpx, dpy, qc, qs }
+unsafe fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
+    // SAFETY: the caller keeps the indices in bounds.
+    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }).0);
+    let [vx, vy, w, _] = transpose(s);
+    WideBody { vx, vy, w }
 }
 
-/// Writes the velocities back (each state's first half as one row). Lanes of static bodies
-/// and empty lanes write the still state's zero velocity back unchanged (their masses are
-/// zero), and a kinematic body in several lanes writes its unchanged velocity each time, so
-/// no lane needs a test.
+/// The motion of four bodies, transposed into lanes.
+///
+/// # Safety
+/// Every index must be below `states.len()`.
 #[inline(always)]
-fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
-    let r = transpose([b.vx, b.vy, b.w, b.angle_delta]);
+unsafe fn gather_motion(states: &[BodyState], index: &[u32; 4]) -> WideMotion {
+    // SAFETY: the caller keeps the indices in bounds.
+    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }).1);
+    let [dpx, dpy, qc, qs] = transpose(s);
+    WideMotion { dpx, dpy, qc, qs }
+}
+
+/// Writes the velocities back (each state's first half as one row, with zero padding). Lanes
+/// of static bodies and empty lanes write the still state's zero velocity back unchanged
+/// (their masses are zero), and a kinematic body in several lanes writes its unchanged
+/// velocity each time, so no lane needs a test.
+///
+/// # Safety
+/// Every index must be below `states.len()`.
+#[inline(always)]
+unsafe fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
+    let r = transpose([b.vx, b.vy, b.w, Vec4::ZERO]);
     for l in 0..4 {
-        store_velocity_row(&mut states[index[l] as usize], r[l]);
+        // SAFETY: the caller keeps the indices in bounds.
+        store_velocity_row(unsafe { states.get_unchecked_mut(index[l] as usize) }, r[l]);
+    }
+}
+
+/// The velocities of a bundle's two bodies, transposed into lanes.
+///
+/// # Safety
+/// Every index of the bundle must be below `states.len()`.
+#[inline(always)]
+unsafe fn gather_bundle(states: &[BodyState], c: &Bundle) -> (WideBody, WideBody) {
+    // SAFETY: the caller keeps the indices in bounds.
+    unsafe { (gather(states, &c.body_a), gather(states, &c.body_b)) }
+}
+
+/// Writes the velocities of a bundle's two bodies back.
+///
+/// # Safety
+/// Every index of the bundle must be below `states.len()`.
+#[inline(always)]
+unsafe fn scatter_bundle(states: &mut [BodyState], c: &Bundle, a: &WideBody, b: &WideBody) {
+    // SAFETY: the caller keeps the indices in bounds.
+    unsafe {
+        scatter(states, &c.body_a, a);
+        scatter(states, &c.body_b, b);
     }
 }
 
@@ -423,8 +484,9 @@ impl ContactSolver {
     /// holds the velocities before the step.
     pub fn prepare(&mut self, constraints: &[ConstraintInput], states: &[BodyState], k: &StepConstants) {
         self.color(constraints, states.len());
+        self.state_count = states.len();
         self.bundles.clear();
-        self.lanes.clear();
+        self.cold.clear();
         let (colors, overflow) = (std::mem::take(&mut self.colors), std::mem::take(&mut self.overflow));
         for list in &colors {
             for chunk in list.chunks(4) {
@@ -482,21 +544,21 @@ impl ContactSolver {
 
     /// A bundle of up to four constraints (positions in `constraints`).
     fn push_bundle(&mut self, chunk: &[u32], constraints: &[ConstraintInput], states: &[BodyState], k: &StepConstants) {
-        let mut bundle = Bundle::default();
-        let mut lanes = [NULL; 4];
-        for (l, &position) in chunk.iter().enumerate() {
-            let input = &constraints[position as usize];
-            lanes[l] = input.contact;
-            prepare_lane(&mut bundle, l, input, states, k);
+        let mut inputs = [&ConstraintInput::EMPTY; 4];
+        for (input, &position) in inputs.iter_mut().zip(chunk) {
+            *input = &constraints[position as usize];
         }
+        let (bundle, cold) = prepare_bundle(inputs, states, k);
         self.bundles.push(bundle);
-        self.lanes.push(lanes);
+        self.cold.push(cold);
     }
 
     /// Applies the accumulated impulses of the last step (warm starting).
     pub fn warm_start(&self, states: &mut [BodyState]) {
+        assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         for c in &self.bundles {
-            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
+            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             let (tx, ty) = (ny, -nx);
@@ -504,8 +566,8 @@ impl ContactSolver {
                 let (pn, pt) = (ld(&p.normal_impulse), ld(&p.tangent_impulse));
                 apply_impulse(&mut a, &mut b, &m, &Anchors::of(p), pn * nx + pt * tx, pn * ny + pt * ty);
             }
-            scatter(states, &c.body_a, &a);
-            scatter(states, &c.body_b, &b);
+            // SAFETY: as for the gather.
+            unsafe { scatter_bundle(states, c, &a, &b) };
         }
     }
 
@@ -513,22 +575,23 @@ impl ContactSolver {
     /// rigid without bias for the relax pass; speculative for separated points), then
     /// friction.
     pub fn solve(&mut self, states: &mut [BodyState], k: &StepConstants, use_bias: bool) {
+        if use_bias { self.pass::<true>(states, k) } else { self.pass::<false>(states, k) }
+    }
+
+    /// [`Self::solve`], compiled once with bias and softness and once without.
+    fn pass<const BIAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let inv_h = Vec4::splat(k.inv_h);
         let min_bias = Vec4::splat(-k.push_max_speed);
         for c in &mut self.bundles {
-            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
-            let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
-            let (dpx, dpy) = (b.dpx - a.dpx, b.dpy - a.dpy);
-            let (soft_bias_rate, soft_mass, soft_impulse) = if use_bias {
-                (ld(&c.mass_scale) * ld(&c.bias_rate), ld(&c.mass_scale), ld(&c.impulse_scale))
-            } else {
-                (Vec4::ZERO, Vec4::ONE, Vec4::ZERO)
-            };
             // Current separations: the core points turned by the rotations since the start. A
             // core point is its anchor minus `core` along the normal, and the normal turned by
             // a rotation has the rotation's cosine along the normal. Positions do not change
-            // during the pass, so both are computed first and the motion leaves the registers.
+            // during the pass, so both are computed before the velocities are gathered.
+            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            let (a, b) = unsafe { (gather_motion(states, &c.body_a), gather_motion(states, &c.body_b)) };
+            let (dpx, dpy) = (b.dpx - a.dpx, b.dpy - a.dpy);
             let separations = c.points.each_ref().map(|p| {
                 let r = Anchors::of(p);
                 let dsx = dpx + (b.qc * r.bx - b.qs * r.by) - (a.qc * r.ax - a.qs * r.ay);
@@ -536,18 +599,30 @@ impl ContactSolver {
                 let turn = ld(&p.core_b) * (b.qc - Vec4::ONE) + ld(&p.core_a) * (a.qc - Vec4::ONE);
                 ld(&p.base_separation) + dsx * nx + dsy * ny + turn
             });
+            // SAFETY: as for the motion.
+            let (mut a, mut b) = unsafe { gather_bundle(states, c) };
+            let m = Masses::of(c);
+            let (soft_bias_rate, soft_mass, soft_impulse) =
+                (ld(&c.mass_scale) * ld(&c.bias_rate), ld(&c.mass_scale), ld(&c.impulse_scale));
             for (p, s) in c.points.iter_mut().zip(separations) {
                 let r = Anchors::of(p);
                 // A separated point only removes the speed that would close its gap within
                 // the sub-step; an overlap is pushed out softly, no faster than the cap.
                 let speculative = s.cmpgt(Vec4::ZERO);
-                let bias = Vec4::select(speculative, s * inv_h, (soft_bias_rate * s).max(min_bias));
-                let mass_scale = Vec4::select(speculative, Vec4::ONE, soft_mass);
-                let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft_impulse);
                 let (dvx, dvy) = relative_velocity(&a, &b, &r);
                 let vn = dvx * nx + dvy * ny;
                 let old = ld(&p.normal_impulse);
-                let delta = -ld(&p.normal_mass) * (mass_scale * vn + bias) - impulse_scale * old;
+                let delta = if BIAS {
+                    let bias = Vec4::select(speculative, s * inv_h, (soft_bias_rate * s).max(min_bias));
+                    let mass_scale = Vec4::select(speculative, Vec4::ONE, soft_mass);
+                    let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft_impulse);
+                    -ld(&p.normal_mass) * (mass_scale * vn + bias) - impulse_scale * old
+                } else {
+                    // The formula above with a zero bias rate, a mass scale of one and an
+                    // impulse scale of zero: the same impulses (up to the sign of a zero
+                    // delta, which the clamp below removes).
+                    -ld(&p.normal_mass) * Vec4::select(speculative, vn + s * inv_h, vn)
+                };
                 let new = (old + delta).max(Vec4::ZERO);
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
@@ -567,8 +642,8 @@ impl ContactSolver {
                 p.tangent_impulse = new.to_array();
                 apply_impulse(&mut a, &mut b, &m, &r, delta * tx, delta * ty);
             }
-            scatter(states, &c.body_a, &a);
-            scatter(states, &c.body_b, &b);
+            // SAFETY: as for the gather.
+            unsafe { scatter_bundle(states, c, &a, &b) };
         }
     }
 
@@ -577,17 +652,19 @@ impl ContactSolver {
     /// speed. Using the approach speed from before the step (not the speed left after the
     /// sub-steps) is what keeps speculative contacts from eating the bounce.
     pub fn restitution(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let threshold = Vec4::splat(-k.restitution_threshold);
-        for c in &mut self.bundles {
-            let e = ld(&c.restitution);
+        for (c, cold) in self.bundles.iter_mut().zip(&self.cold) {
+            let e = ld(&cold.restitution);
             if e.cmpeq(Vec4::ZERO).all() {
                 continue;
             }
-            let (mut a, mut b) = (gather(states, &c.body_a), gather(states, &c.body_b));
+            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
-            for p in &mut c.points {
-                let rv = ld(&p.relative_velocity);
+            for (p, rv) in c.points.iter_mut().zip(&cold.relative_velocity) {
+                let rv = ld(rv);
                 let apply = rv.cmplt(threshold) & ld(&p.max_normal_impulse).cmpgt(Vec4::ZERO);
                 if !apply.any() {
                     continue;
@@ -603,8 +680,8 @@ impl ContactSolver {
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
                 apply_impulse(&mut a, &mut b, &m, &r, delta * nx, delta * ny);
             }
-            scatter(states, &c.body_a, &a);
-            scatter(states, &c.body_b, &b);
+            // SAFETY: as for the gather.
+            unsafe { scatter_bundle(states, c, &a, &b) };
         }
     }
 
@@ -619,8 +696,8 @@ impl ContactSolver {
         hits: &mut Vec<ContactHitEvent>,
         hit_threshold: f32,
     ) {
-        for (c, lanes) in self.bundles.iter().zip(&self.lanes) {
-            for (l, &ci) in lanes.iter().enumerate() {
+        for (c, cold) in self.bundles.iter().zip(&self.cold) {
+            for (l, &ci) in cold.contacts.iter().enumerate() {
                 if ci == NULL {
                     continue;
                 }
@@ -632,7 +709,7 @@ impl ContactSolver {
                         normal: p.normal_impulse[l],
                         tangent: p.tangent_impulse[l],
                         max_normal: p.max_normal_impulse[l],
-                        approach: p.relative_velocity[l],
+                        approach: cold.relative_velocity[j][l],
                     };
                     contact.impulses[j] = imp;
                     if imp.max_normal > 0.0 && -imp.approach > fastest.1 {
@@ -654,52 +731,77 @@ impl ContactSolver {
     }
 }
 
-/// Fills lane `l` of `bundle` from a touching contact's input.
-fn prepare_lane(bundle: &mut Bundle, l: usize, c: &ConstraintInput, states: &[BodyState], k: &StepConstants) {
-    let (ia, ib) = (c.state_a, c.state_b);
-    bundle.body_a[l] = ia;
-    bundle.body_b[l] = ib;
-    let (sa, sb) = (&states[ia as usize], &states[ib as usize]);
-    let (ma, ii_a, mb, ii_b) = (c.inv_mass_a, c.inv_inertia_a, c.inv_mass_b, c.inv_inertia_b);
-    bundle.inv_mass_a[l] = ma;
-    bundle.inv_inertia_a[l] = ii_a;
-    bundle.inv_mass_b[l] = mb;
-    bundle.inv_inertia_b[l] = ii_b;
-    let n = c.normal;
-    bundle.normal_x[l] = n.x;
-    bundle.normal_y[l] = n.y;
-    bundle.friction[l] = c.friction;
-    bundle.restitution[l] = c.restitution;
+/// The bundle of four contacts' inputs (`ConstraintInput::EMPTY` in empty lanes), computed in
+/// lanes: each lane takes the operations of a scalar preparation in the same order, so the
+/// numbers do not depend on the lane. `states` holds the velocities before the step. Lanes
+/// and points without a contact point get zeros throughout.
+fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConstants) -> (Bundle, BundleCold) {
+    let columns = |row: fn(&ConstraintInput) -> &Lanes| transpose(c.map(|c| ld(row(c))));
+    let [ma, ia, mb, ib] = columns(|c| &c.masses);
+    let [nx, ny, friction, restitution] = columns(|c| &c.surface);
+    let [radius_a, radius_b, _, _] = columns(|c| &c.radii);
+    let (body_a, body_b) = (c.map(|c| c.state_a), c.map(|c| c.state_b));
+    let velocities = |index: [u32; 4]| transpose(index.map(|i| rows(&states[i as usize]).0));
+    let ([vax, vay, wa, _], [vbx, vby, wb, _]) = (velocities(body_a), velocities(body_b));
+    let counts = Vec4::from_array(c.map(|c| c.count as f32));
+    let zero = Vec4::ZERO;
     // Against a body of infinite mass the contact is stiffer.
-    let soft = if ma == 0.0 || mb == 0.0 { k.static_softness } else { k.contact_softness };
-    bundle.bias_rate[l] = soft.bias_rate;
-    bundle.mass_scale[l] = soft.mass_scale;
-    bundle.impulse_scale[l] = soft.impulse_scale;
-    let t = Vec2::new(n.y, -n.x);
-    for (j, ip) in c.points[..c.count as usize].iter().enumerate() {
-        let p = &mut bundle.points[j];
-        let (ra, rb) = (ip.ra, ip.rb);
-        p.anchor_ax[l] = ra.x;
-        p.anchor_ay[l] = ra.y;
-        p.anchor_bx[l] = rb.x;
-        p.anchor_by[l] = rb.y;
-        p.base_separation[l] = ip.separation - (rb - ra).dot(n);
-        let half = 0.5 * ip.separation;
-        p.core_a[l] = c.radius_a + half;
-        p.core_b[l] = c.radius_b + half;
-        let (rna, rnb) = (ra.perp_dot(n), rb.perp_dot(n));
-        let kn = ma + mb + ii_a * rna * rna + ii_b * rnb * rnb;
-        p.normal_mass[l] = if kn > 0.0 { 1.0 / kn } else { 0.0 };
-        let (rta, rtb) = (ra.perp_dot(t), rb.perp_dot(t));
-        let kt = ma + mb + ii_a * rta * rta + ii_b * rtb * rtb;
-        p.tangent_mass[l] = if kt > 0.0 { 1.0 / kt } else { 0.0 };
-        p.normal_impulse[l] = ip.normal_impulse;
-        p.tangent_impulse[l] = ip.tangent_impulse;
-        p.max_normal_impulse[l] = 0.0;
-        let va = sa.v + Vec2::new(-sa.w * ra.y, sa.w * ra.x);
-        let vb = sb.v + Vec2::new(-sb.w * rb.y, sb.w * rb.x);
-        p.relative_velocity[l] = (vb - va).dot(n);
-    }
+    let (present, stiff) = (counts.cmpgt(zero), ma.cmpeq(zero) | mb.cmpeq(zero));
+    let soft = |f: fn(&Softness) -> f32| {
+        let value = Vec4::select(stiff, Vec4::splat(f(&k.static_softness)), Vec4::splat(f(&k.contact_softness)));
+        Vec4::select(present, value, zero).to_array()
+    };
+    let (tx, ty) = (ny, -nx);
+    let points = [0, 1].map(|j| {
+        let valid = counts.cmpgt(Vec4::splat(j as f32));
+        let [rax, ray, rbx, rby] = transpose(c.map(|c| ld(&c.anchors[j])));
+        let [separation, normal_impulse, tangent_impulse, _] = transpose(c.map(|c| ld(&c.values[j])));
+        let half = Vec4::splat(0.5) * separation;
+        let (rna, rnb) = (rax * ny - ray * nx, rbx * ny - rby * nx);
+        let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+        let (rta, rtb) = (rax * ty - ray * tx, rbx * ty - rby * tx);
+        let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+        let inverse = |k: Vec4| Vec4::select(valid & k.cmpgt(zero), Vec4::ONE / k, zero).to_array();
+        let (dvx, dvy) = ((vbx - wb * rby) - (vax - wa * ray), (vby + wb * rbx) - (vay + wa * rax));
+        let only_valid = |v: Vec4| Vec4::select(valid, v, zero).to_array();
+        let approach = only_valid(dvx * nx + dvy * ny);
+        let point = PointLanes {
+            anchor_ax: rax.to_array(),
+            anchor_ay: ray.to_array(),
+            anchor_bx: rbx.to_array(),
+            anchor_by: rby.to_array(),
+            base_separation: (separation - ((rbx - rax) * nx + (rby - ray) * ny)).to_array(),
+            core_a: only_valid(radius_a + half),
+            core_b: only_valid(radius_b + half),
+            normal_mass: inverse(kn),
+            tangent_mass: inverse(kt),
+            normal_impulse: normal_impulse.to_array(),
+            tangent_impulse: tangent_impulse.to_array(),
+            max_normal_impulse: [0.0; 4],
+        };
+        (point, approach)
+    });
+    let bundle = Bundle {
+        body_a,
+        body_b,
+        inv_mass_a: ma.to_array(),
+        inv_inertia_a: ia.to_array(),
+        inv_mass_b: mb.to_array(),
+        inv_inertia_b: ib.to_array(),
+        normal_x: nx.to_array(),
+        normal_y: ny.to_array(),
+        friction: friction.to_array(),
+        bias_rate: soft(|s| s.bias_rate),
+        mass_scale: soft(|s| s.mass_scale),
+        impulse_scale: soft(|s| s.impulse_scale),
+        points: points.map(|(p, _)| p),
+    };
+    let cold = BundleCold {
+        contacts: c.map(|c| c.contact),
+        restitution: restitution.to_array(),
+        relative_velocity: points.map(|(_, approach)| approach),
+    };
+    (bundle, cold)
 }
 
 #[cfg(test)]

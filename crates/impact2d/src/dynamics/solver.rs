@@ -13,7 +13,8 @@
 
 use super::body::reduce_angle;
 use super::contact_solver::{
-    BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_rows, transpose,
+    BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_motion_row,
+    store_velocity_row, transpose,
 };
 use super::events::ContactHitEvent;
 use super::handles::NULL;
@@ -22,17 +23,16 @@ use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
 use crate::settings::STATIC_CONTACT_STIFFNESS;
 use glam::Vec4;
 
-/// What velocity integration needs of a body, per step.
+/// What velocity integration needs of a body, per step, as rows that line up with the
+/// first half of its [`BodyState`] (v, w, padding).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct BodySim {
-    pub inv_mass: f32,
-    pub inv_inertia: f32,
-    pub gravity_scale: f32,
-    /// `1 / (1 + h c)` for the linear and angular damping `c`.
-    pub linear_damping: f32,
-    pub angular_damping: f32,
-    pub force: Vec2,
-    pub torque: f32,
+    /// The velocity gained per sub-step of `h` seconds from gravity and the applied force and
+    /// torque: `h (s g + f / m)` (m/s), `h τ / I` (rad/s), then 0 (the padding stays zero).
+    pub push: Vec4,
+    /// The damping factors `1 / (1 + h c)` for the linear (twice) and angular damping `c`,
+    /// then 0.
+    pub damping: Vec4,
     pub dynamic: bool,
 }
 
@@ -41,6 +41,9 @@ pub(crate) struct BodySim {
 pub(crate) struct Solver {
     /// Index 0 is the still state of static bodies; awake body `i` is at `i + 1`.
     pub states: Vec<BodyState>,
+    /// The angle each state's body turned since the start of the step (radians), beside the
+    /// states so that the contact solver does not carry it.
+    pub angles: Vec<f32>,
     pub sims: Vec<BodySim>,
     /// The contacts solved this step, in contact order.
     pub constraints: Vec<ConstraintInput>,
@@ -65,17 +68,16 @@ impl World {
             hit_event_threshold: self.def.hit_event_threshold,
             warm_starting: self.def.enable_warm_starting,
         };
-        self.build_solver_bodies(h);
+        self.build_solver_bodies(h, self.def.gravity);
         self.gather_constraints(k.warm_starting);
         let solver = &mut self.solver;
         solver.contacts.prepare(&solver.constraints, &solver.states, &k);
-        let gravity = self.def.gravity;
         let max_speed = self.def.max_linear_speed;
         for _ in 0..substeps {
-            integrate_velocities(&mut solver.states, &solver.sims, gravity, h, max_speed);
+            integrate_velocities(&mut solver.states, &solver.sims, max_speed);
             solver.contacts.warm_start(&mut solver.states);
             solver.contacts.solve(&mut solver.states, &k, true);
-            integrate_positions(&mut solver.states, h);
+            integrate_positions(&mut solver.states, &mut solver.angles, h);
             solver.contacts.solve(&mut solver.states, &k, false);
         }
         solver.contacts.restitution(&mut solver.states, &k);
@@ -87,11 +89,13 @@ impl World {
     }
 
     /// Copies the awake bodies into the solver arrays.
-    fn build_solver_bodies(&mut self, h: f32) {
+    fn build_solver_bodies(&mut self, h: f32, gravity: Vec2) {
         let solver = &mut self.solver;
         solver.states.clear();
+        solver.angles.clear();
         solver.sims.clear();
         solver.states.push(STILL_STATE);
+        solver.angles.push(0.0);
         solver.sims.push(BodySim::default());
         for &index in &self.awake {
             let b = &mut self.bodies[index];
@@ -100,14 +104,13 @@ impl World {
                 b.set_center_and_angle(b.center, reduced);
             }
             solver.states.push(BodyState { v: b.linear_velocity, w: b.angular_velocity, ..STILL_STATE });
+            solver.angles.push(0.0);
+            let dv = h * (b.gravity_scale * gravity + b.inv_mass * b.force);
+            let dw = h * b.inv_inertia * b.torque;
+            let (linear, angular) = (1.0 / (1.0 + h * b.linear_damping), 1.0 / (1.0 + h * b.angular_damping));
             solver.sims.push(BodySim {
-                inv_mass: b.inv_mass,
-                inv_inertia: b.inv_inertia,
-                gravity_scale: b.gravity_scale,
-                linear_damping: 1.0 / (1.0 + h * b.linear_damping),
-                angular_damping: 1.0 / (1.0 + h * b.angular_damping),
-                force: b.force,
-                torque: b.torque,
+                push: Vec4::new(dv.x, dv.y, dw, 0.0),
+                damping: Vec4::new(linear, linear, angular, 0.0),
                 dynamic: b.is_dynamic(),
             });
         }
@@ -137,17 +140,17 @@ impl World {
     fn finalize_bodies(&mut self) {
         let (bodies, colliders, broad_phase) = (&mut self.bodies, &mut self.colliders, &mut self.broad_phase);
         for (i, &index) in self.awake.iter().enumerate() {
-            let s = &self.solver.states[i + 1];
+            let (s, angle_delta) = (&self.solver.states[i + 1], self.solver.angles[i + 1]);
             let b = &mut bodies[index];
             let (c1, a1) = (b.center, b.angle);
             b.linear_velocity = s.v;
             b.angular_velocity = s.w;
             b.force = Vec2::ZERO;
             b.torque = 0.0;
-            let moved = s.dp != Vec2::ZERO || s.angle_delta != 0.0;
+            let moved = s.dp != Vec2::ZERO || angle_delta != 0.0;
             if moved {
                 // The angle is not reduced here: the sweep keeps the whole rotation.
-                b.set_center_and_angle(c1 + s.dp, a1 + s.angle_delta);
+                b.set_center_and_angle(c1 + s.dp, a1 + angle_delta);
             }
             b.sweep = Sweep { local_center: b.local_center, c1, c2: b.center, a1, a2: b.angle };
             if !moved {
@@ -166,60 +169,61 @@ impl World {
     }
 }
 
-/// Gravity, forces and damping for one sub-step of `h` seconds; speeds capped at `max_speed`.
-fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], gravity: Vec2, h: f32, max_speed: f32) {
+/// Gravity, forces and damping for one sub-step (`push + damping * velocity`, one row per
+/// body); speeds capped at `max_speed`.
+fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], max_speed: f32) {
     for (s, sim) in states.iter_mut().zip(sims).skip(1) {
         if !sim.dynamic {
             continue;
         }
-        let mut v = h * (sim.gravity_scale * gravity + sim.inv_mass * sim.force) + sim.linear_damping * s.v;
-        let w = h * sim.inv_inertia * sim.torque + sim.angular_damping * s.w;
-        let speed_squared = v.length_squared();
+        store_velocity_row(s, sim.push + sim.damping * rows(s).0);
+        let speed_squared = s.v.length_squared();
         if speed_squared > max_speed * max_speed {
-            v *= max_speed / speed_squared.sqrt();
+            s.v *= max_speed / speed_squared.sqrt();
         }
-        s.v = v;
-        s.w = w;
     }
 }
 
-/// Moves every awake body by its velocity for one sub-step of `h` seconds. Four bodies at a
-/// time in lanes (their rotations with [`cos_sin_lanes`]), each lane bit for bit the scalar
-/// [`integrate_position`].
-fn integrate_positions(states: &mut [BodyState], h: f32) {
-    let Some(moving) = states.get_mut(1..) else { return };
-    let mut fours = moving.chunks_exact_mut(4);
-    for four in &mut fours {
-        if !integrate_four(four, h) {
-            four.iter_mut().for_each(|s| integrate_position(s, h));
+/// Moves every awake body by its velocity for one sub-step of `h` seconds; `angles` are the
+/// states' angles turned since the start of the step. Four bodies at a time in lanes (their
+/// rotations with [`cos_sin_lanes`]), each lane bit for bit the scalar [`integrate_position`].
+fn integrate_positions(states: &mut [BodyState], angles: &mut [f32], h: f32) {
+    let (Some(moving), Some(turned)) = (states.get_mut(1..), angles.get_mut(1..)) else { return };
+    let (mut fours, mut angle_fours) = (moving.chunks_exact_mut(4), turned.chunks_exact_mut(4));
+    for (four, angle_four) in (&mut fours).zip(&mut angle_fours) {
+        if !integrate_four(four, angle_four, h) {
+            four.iter_mut().zip(angle_four).for_each(|(s, angle)| integrate_position(s, angle, h));
         }
     }
-    fours.into_remainder().iter_mut().for_each(|s| integrate_position(s, h));
+    let rest = fours.into_remainder().iter_mut().zip(angle_fours.into_remainder());
+    rest.for_each(|(s, angle)| integrate_position(s, angle, h));
 }
 
-/// One body's motion for one sub-step of `h` seconds.
-fn integrate_position(s: &mut BodyState, h: f32) {
+/// One body's motion for one sub-step of `h` seconds; `angle` is the angle it turned since the
+/// start of the step.
+fn integrate_position(s: &mut BodyState, angle: &mut f32, h: f32) {
     s.dp += h * s.v;
     if s.w != 0.0 {
-        s.angle_delta += h * s.w;
-        s.dq = Rot::from_angle(s.angle_delta);
+        *angle += h * s.w;
+        s.dq = Rot::from_angle(*angle);
     }
 }
 
 /// [`integrate_position`] of four bodies in lanes; false (nothing written) when a rotation
 /// cannot be computed in lanes.
-fn integrate_four(four: &mut [BodyState], h: f32) -> bool {
+fn integrate_four(four: &mut [BodyState], angles: &mut [f32], h: f32) -> bool {
     let r = [0, 1, 2, 3].map(|i| rows(&four[i]));
-    let [vx, vy, w, angle_delta] = transpose(r.map(|r| r.0));
+    let [vx, vy, w, _] = transpose(r.map(|r| r.0));
     let [dpx, dpy, qc, qs] = transpose(r.map(|r| r.1));
     let hv = Vec4::splat(h);
     let turning = w.cmpne(Vec4::ZERO);
-    let angle_delta = Vec4::select(turning, angle_delta + hv * w, angle_delta);
-    let Some((c, s)) = cos_sin_lanes(angle_delta) else { return false };
-    let velocity = transpose([vx, vy, w, angle_delta]);
+    let angle = Vec4::from_slice(angles);
+    let angle = Vec4::select(turning, angle + hv * w, angle);
+    let Some((c, s)) = cos_sin_lanes(angle) else { return false };
     let motion = transpose([dpx + hv * vx, dpy + hv * vy, Vec4::select(turning, c, qc), Vec4::select(turning, s, qs)]);
-    for (i, state) in four.iter_mut().enumerate() {
-        store_rows(state, velocity[i], motion[i]);
+    for (state, row) in four.iter_mut().zip(motion) {
+        store_motion_row(state, row);
     }
+    angle.write_to_slice(angles);
     true
 }
