@@ -177,17 +177,22 @@ impl Sweep {
 }
 
 /// A sweep prepared for evaluation at many times: one that does not turn keeps its rotation
-/// instead of recomputing it (the common case of a static or sliding body in a time of
-/// impact query).
+/// and its rotated center of rotation instead of recomputing them (the common case of a
+/// static or sliding body in a time of impact query).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SweepEval {
     pub sweep: Sweep,
-    still: Option<Rot>,
+    /// For a sweep that does not turn: its rotation and `rotation * local_center`.
+    still: Option<(Rot, Vec2)>,
 }
 
 impl SweepEval {
     pub fn new(sweep: Sweep) -> SweepEval {
-        SweepEval { sweep, still: (sweep.a1 == sweep.a2).then(|| Rot::from_angle(sweep.a1)) }
+        let still = (sweep.a1 == sweep.a2).then(|| {
+            let q = Rot::from_angle(sweep.a1);
+            (q, q.rotate(sweep.local_center))
+        });
+        SweepEval { sweep, still }
     }
 
     /// True when the sweep turns (its angles differ).
@@ -200,9 +205,25 @@ impl SweepEval {
     #[inline]
     pub fn transform_at(&self, t: f32) -> Transform {
         match self.still {
-            Some(q) => Transform { p: self.sweep.center_at(t) - q.rotate(self.sweep.local_center), q },
+            Some((q, offset)) => Transform { p: self.sweep.center_at(t) - offset, q },
             None => self.sweep.transform_at(t),
         }
+    }
+
+    /// The transforms of two sweeps at the same time `t`, bit for bit [`Self::transform_at`]
+    /// of each: when both turn, their rotations come from one [`cos_sin_lanes`] call.
+    #[inline]
+    pub fn pair_at(a: &SweepEval, b: &SweepEval, t: f32) -> (Transform, Transform) {
+        if a.turns() && b.turns() {
+            let angle = |s: &Sweep| s.a1 + t * (s.a2 - s.a1);
+            let (sa, sb) = (&a.sweep, &b.sweep);
+            if let Some((c, s)) = cos_sin_lanes(Vec4::new(angle(sa), angle(sb), 0.0, 0.0)) {
+                let place =
+                    |sweep: &Sweep, q: Rot| Transform { p: sweep.center_at(t) - q.rotate(sweep.local_center), q };
+                return (place(sa, Rot { c: c.x, s: s.x }), place(sb, Rot { c: c.y, s: s.y }));
+            }
+        }
+        (a.transform_at(t), b.transform_at(t))
     }
 }
 

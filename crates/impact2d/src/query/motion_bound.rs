@@ -179,7 +179,8 @@ impl<'a> MotionBound<'a> {
             return failed;
         }
         let tm = 0.5 * (p0.t + p1.t);
-        let pm = self.pose_set(tm, self.sweep_a.transform_at(tm), self.sweep_b.transform_at(tm));
+        let (xa, xb) = SweepEval::pair_at(self.sweep_a, self.sweep_b, tm);
+        let pm = self.pose_set(tm, xa, xb);
         if self.midpoint_below(&pm, axes, lo) {
             return failed;
         }

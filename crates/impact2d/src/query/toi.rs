@@ -202,7 +202,7 @@ impl<'a> ToiQuery<'a> {
 
     /// The poses of both shapes at time `t` (world, rebased).
     pub fn poses(&self, t: f32) -> (Transform, Transform) {
-        (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t))
+        SweepEval::pair_at(&self.sweep_a, &self.sweep_b, t)
     }
 
     /// Core distance at the poses `(xa, xb)`, warm-started from `cache` (world, rebased).
@@ -369,10 +369,10 @@ impl<'a> ToiQuery<'a> {
         if circles >= self.band.lo {
             return Certificate { floor: circles, ..clear };
         }
-        let p0 = *start_poses.get_or_insert_with(|| motion.pose_set(t1, xa1, xb1));
+        let p0 = &*start_poses.get_or_insert_with(|| motion.pose_set(t1, xa1, xb1));
         let p1 = motion.pose_set(t2, xa2, xb2);
-        let axes = motion.axes(&p0, &p1, axes[0], axes[1]);
-        motion.certify(&p0, &p1, &axes, self.band.lo, CERTIFY_DEPTH)
+        let axes = motion.axes(p0, &p1, axes[0], axes[1]);
+        motion.certify(p0, &p1, &axes, self.band.lo, CERTIFY_DEPTH)
     }
 
     /// The depth of a glancing contact: a quarter of the thinner shape (meters).
