@@ -195,6 +195,18 @@ impl SweepEval {
         SweepEval { sweep, still }
     }
 
+    /// [`Self::new`] of two sweeps, with the rotations of those that do not turn from one
+    /// [`cos_sin_lanes`] call when both are still (bit for bit the same).
+    pub fn pair(a: Sweep, b: Sweep) -> (SweepEval, SweepEval) {
+        if a.a1 == a.a2 && b.a1 == b.a2 {
+            if let Some((c, s)) = cos_sin_lanes(Vec4::new(a.a1, b.a1, 0.0, 0.0)) {
+                let still = |sweep: Sweep, q: Rot| SweepEval { sweep, still: Some((q, q.rotate(sweep.local_center))) };
+                return (still(a, Rot { c: c.x, s: s.x }), still(b, Rot { c: c.y, s: s.y }));
+            }
+        }
+        (SweepEval::new(a), SweepEval::new(b))
+    }
+
     /// True when the sweep turns (its angles differ).
     #[inline]
     pub fn turns(&self) -> bool {
@@ -366,6 +378,34 @@ mod tests {
         for a in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             let (c, s) = cos_sin(a);
             assert!(c.is_nan() && s.is_nan());
+        }
+    }
+
+    #[test]
+    fn sweep_eval_pairs_are_sweep_transforms_bit_for_bit() {
+        let bits = |x: Transform| [x.p.x, x.p.y, x.q.c, x.q.s].map(f32::to_bits);
+        let sweep = |a1: f32, a2: f32, lc: Vec2| Sweep {
+            local_center: lc,
+            c1: Vec2::new(0.3, -2.0),
+            c2: Vec2::new(5.0, 1.0),
+            a1,
+            a2,
+        };
+        let sweeps = [
+            sweep(0.4, 0.4, Vec2::new(0.1, -0.2)),
+            sweep(-2.9, -2.9, Vec2::ZERO),
+            sweep(0.0, 7.0, Vec2::new(-0.3, 0.05)),
+            sweep(3.1, -1.0, Vec2::ZERO),
+            sweep(2.0e4, 2.0e4 + 1.0, Vec2::X),
+        ];
+        for a in sweeps {
+            for b in sweeps {
+                let (ea, eb) = SweepEval::pair(a, b);
+                for t in [0.0, 0.137, 0.5, 0.999, 1.0] {
+                    let (xa, xb) = SweepEval::pair_at(&ea, &eb, t);
+                    assert_eq!((bits(xa), bits(xb)), (bits(a.transform_at(t)), bits(b.transform_at(t))), "{a:?} {b:?}");
+                }
+            }
         }
     }
 
