@@ -198,11 +198,12 @@ impl SweepEval {
     /// [`Self::new`] of two sweeps, with the rotations of those that do not turn from one
     /// [`cos_sin_lanes`] call when both are still (bit for bit the same).
     pub fn pair(a: Sweep, b: Sweep) -> (SweepEval, SweepEval) {
-        if a.a1 == a.a2 && b.a1 == b.a2 {
-            if let Some((c, s)) = cos_sin_lanes(Vec4::new(a.a1, b.a1, 0.0, 0.0)) {
-                let still = |sweep: Sweep, q: Rot| SweepEval { sweep, still: Some((q, q.rotate(sweep.local_center))) };
-                return (still(a, Rot { c: c.x, s: s.x }), still(b, Rot { c: c.y, s: s.y }));
-            }
+        if a.a1 == a.a2
+            && b.a1 == b.a2
+            && let Some((c, s)) = cos_sin_lanes(Vec4::new(a.a1, b.a1, 0.0, 0.0))
+        {
+            let still = |sweep: Sweep, q: Rot| SweepEval { sweep, still: Some((q, q.rotate(sweep.local_center))) };
+            return (still(a, Rot { c: c.x, s: s.x }), still(b, Rot { c: c.y, s: s.y }));
         }
         (SweepEval::new(a), SweepEval::new(b))
     }
