@@ -177,17 +177,35 @@ impl Sweep {
 }
 
 /// A sweep prepared for evaluation at many times: one that does not turn keeps its rotation
-/// instead of recomputing it (the common case of a static or sliding body in a time of
-/// impact query).
+/// and its rotated center of rotation instead of recomputing them (the common case of a
+/// static or sliding body in a time of impact query).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SweepEval {
     pub sweep: Sweep,
-    still: Option<Rot>,
+    /// For a sweep that does not turn: its rotation and `rotation * local_center`.
+    still: Option<(Rot, Vec2)>,
 }
 
 impl SweepEval {
     pub fn new(sweep: Sweep) -> SweepEval {
-        SweepEval { sweep, still: (sweep.a1 == sweep.a2).then(|| Rot::from_angle(sweep.a1)) }
+        let still = (sweep.a1 == sweep.a2).then(|| {
+            let q = Rot::from_angle(sweep.a1);
+            (q, q.rotate(sweep.local_center))
+        });
+        SweepEval { sweep, still }
+    }
+
+    /// [`Self::new`] of two sweeps, with the rotations of those that do not turn from one
+    /// [`cos_sin_lanes`] call when both are still (bit for bit the same).
+    pub fn pair(a: Sweep, b: Sweep) -> (SweepEval, SweepEval) {
+        if a.a1 == a.a2
+            && b.a1 == b.a2
+            && let Some((c, s)) = cos_sin_lanes(Vec4::new(a.a1, b.a1, 0.0, 0.0))
+        {
+            let still = |sweep: Sweep, q: Rot| SweepEval { sweep, still: Some((q, q.rotate(sweep.local_center))) };
+            return (still(a, Rot { c: c.x, s: s.x }), still(b, Rot { c: c.y, s: s.y }));
+        }
+        (SweepEval::new(a), SweepEval::new(b))
     }
 
     /// True when the sweep turns (its angles differ).
@@ -200,9 +218,25 @@ impl SweepEval {
     #[inline]
     pub fn transform_at(&self, t: f32) -> Transform {
         match self.still {
-            Some(q) => Transform { p: self.sweep.center_at(t) - q.rotate(self.sweep.local_center), q },
+            Some((q, offset)) => Transform { p: self.sweep.center_at(t) - offset, q },
             None => self.sweep.transform_at(t),
         }
+    }
+
+    /// The transforms of two sweeps at the same time `t`, bit for bit [`Self::transform_at`]
+    /// of each: when both turn, their rotations come from one [`cos_sin_lanes`] call.
+    #[inline]
+    pub fn pair_at(a: &SweepEval, b: &SweepEval, t: f32) -> (Transform, Transform) {
+        if a.turns() && b.turns() {
+            let angle = |s: &Sweep| s.a1 + t * (s.a2 - s.a1);
+            let (sa, sb) = (&a.sweep, &b.sweep);
+            if let Some((c, s)) = cos_sin_lanes(Vec4::new(angle(sa), angle(sb), 0.0, 0.0)) {
+                let place =
+                    |sweep: &Sweep, q: Rot| Transform { p: sweep.center_at(t) - q.rotate(sweep.local_center), q };
+                return (place(sa, Rot { c: c.x, s: s.x }), place(sb, Rot { c: c.y, s: s.y }));
+            }
+        }
+        (a.transform_at(t), b.transform_at(t))
     }
 }
 
@@ -345,6 +379,34 @@ mod tests {
         for a in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             let (c, s) = cos_sin(a);
             assert!(c.is_nan() && s.is_nan());
+        }
+    }
+
+    #[test]
+    fn sweep_eval_pairs_are_sweep_transforms_bit_for_bit() {
+        let bits = |x: Transform| [x.p.x, x.p.y, x.q.c, x.q.s].map(f32::to_bits);
+        let sweep = |a1: f32, a2: f32, lc: Vec2| Sweep {
+            local_center: lc,
+            c1: Vec2::new(0.3, -2.0),
+            c2: Vec2::new(5.0, 1.0),
+            a1,
+            a2,
+        };
+        let sweeps = [
+            sweep(0.4, 0.4, Vec2::new(0.1, -0.2)),
+            sweep(-2.9, -2.9, Vec2::ZERO),
+            sweep(0.0, 7.0, Vec2::new(-0.3, 0.05)),
+            sweep(3.1, -1.0, Vec2::ZERO),
+            sweep(2.0e4, 2.0e4 + 1.0, Vec2::X),
+        ];
+        for a in sweeps {
+            for b in sweeps {
+                let (ea, eb) = SweepEval::pair(a, b);
+                for t in [0.0, 0.137, 0.5, 0.999, 1.0] {
+                    let (xa, xb) = SweepEval::pair_at(&ea, &eb, t);
+                    assert_eq!((bits(xa), bits(xb)), (bits(a.transform_at(t)), bits(b.transform_at(t))), "{a:?} {b:?}");
+                }
+            }
         }
     }
 

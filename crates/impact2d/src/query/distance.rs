@@ -157,30 +157,34 @@ pub(crate) fn core_distance(proxy_a: &ShapeProxy, proxy_b: &ShapeProxy, cache: &
     let mut simplex = simplex_from_cache(cache, proxy_a, proxy_b);
     let mut iterations = 0;
     let mut closest;
-    loop {
+    // Whether the cores touch or overlap: decided where the loop stops, since every later
+    // exit leaves the simplex as it was tested.
+    let overlap = loop {
         closest = simplex.solve();
-        if simplex.count == 3 || is_degenerate(closest, &simplex) || iterations == GJK_MAX_ITERATIONS {
-            break;
+        if simplex.count == 3 || is_degenerate(closest, &simplex) {
+            break true;
+        }
+        if iterations == GJK_MAX_ITERATIONS {
+            break false;
         }
         // Support point of B − A towards the origin.
         let index_a = proxy_a.support(closest);
         let index_b = proxy_b.support(-closest);
         iterations += 1;
         if simplex.contains(index_a, index_b) {
-            break;
+            break false;
         }
         let vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b);
         // No progress towards the origin: the closest point is optimal to float precision.
         let length_sq = closest.length_squared();
         if length_sq - closest.dot(vertex.w) <= 1.0e-6 * length_sq {
-            break;
+            break false;
         }
         simplex.v[simplex.count] = vertex;
         simplex.count += 1;
-    }
+    };
     *cache = cache_from_simplex(&simplex);
     let (point_a, point_b) = simplex.witness_points();
-    let overlap = simplex.count == 3 || is_degenerate(closest, &simplex);
     let distance = if overlap { 0.0 } else { closest.length() };
     let normal = if overlap { Vec2::ZERO } else { closest / distance };
     CoreDistance { point_a, point_b, normal, distance, iterations, simplex }

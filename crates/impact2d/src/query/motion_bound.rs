@@ -135,23 +135,17 @@ impl<'a> MotionBound<'a> {
 
     /// The core points at time `t`, given both bodies' transforms there.
     pub fn pose_set(&self, t: f32, xa: Transform, xb: Transform) -> PoseSet {
-        let mut set = PoseSet {
+        let ca = self.sweep_a.sweep.center_at(t);
+        // Over the whole padded arrays: no branch per point, and the padding is never read.
+        let (pa, pb) = (self.proxy_a.padded_points(), self.proxy_b.padded_points());
+        PoseSet {
             t,
-            a: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-            b: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-            center_b: Vec2::ZERO,
+            a: std::array::from_fn(|i| xa.apply(pa[i]) - ca),
+            b: std::array::from_fn(|i| xb.apply(pb[i]) - ca),
+            center_b: self.sweep_b.sweep.center_at(t) - ca,
             rot_a: xa.q,
             rot_b: xb.q,
-        };
-        let ca = self.sweep_a.sweep.center_at(t);
-        for (slot, &p) in set.a.iter_mut().zip(self.proxy_a.points()) {
-            *slot = xa.apply(p) - ca;
         }
-        for (slot, &p) in set.b.iter_mut().zip(self.proxy_b.points()) {
-            *slot = xb.apply(p) - ca;
-        }
-        set.center_b = self.sweep_b.sweep.center_at(t) - ca;
-        set
     }
 
     /// The candidate axes for the interval between two pose sets, from GJK's normal at its
@@ -179,7 +173,8 @@ impl<'a> MotionBound<'a> {
             return failed;
         }
         let tm = 0.5 * (p0.t + p1.t);
-        let pm = self.pose_set(tm, self.sweep_a.transform_at(tm), self.sweep_b.transform_at(tm));
+        let (xa, xb) = SweepEval::pair_at(self.sweep_a, self.sweep_b, tm);
+        let pm = self.pose_set(tm, xa, xb);
         if self.midpoint_below(&pm, axes, lo) {
             return failed;
         }
@@ -195,17 +190,27 @@ impl<'a> MotionBound<'a> {
     /// that reaches `lo`. A frame that does not turn is the world frame again: skipped.
     fn piece_floor(&self, p0: &PoseSet, p1: &PoseSet, axes: &CertAxes, lo: f32) -> f32 {
         let mut floor = f32::NEG_INFINITY;
-        let world = axes.world.iter().map(|&u| (None, u));
-        let turning_a = axes.in_a.iter().filter(|_| self.omega_a != 0.0).map(|&u| (Some(true), u));
-        let turning_b = axes.in_b.iter().filter(|_| self.omega_b != 0.0).map(|&u| (Some(false), u));
-        for (frame, u) in world.chain(turning_a).chain(turning_b) {
-            let f = match frame {
-                None => self.lower_bound(p0, p1, u),
-                Some(in_a) => self.body_frame_bound(p0, p1, u, in_a),
-            };
-            floor = max(floor, f);
-            if floor >= lo {
-                break;
+        // Plain loops rather than chained iterators: this runs for every piece of every step.
+        for (k, &u) in axes.world.iter().enumerate() {
+            // The same axis at both ends (a world-fixed separation axis) gives the same floor.
+            if k == 0 || u != axes.world[0] {
+                floor = max(floor, self.lower_bound(p0, p1, u));
+                if floor >= lo {
+                    return floor;
+                }
+            }
+        }
+        for (in_a, turns, frame_axes) in
+            [(true, self.omega_a != 0.0, &axes.in_a), (false, self.omega_b != 0.0, &axes.in_b)]
+        {
+            if !turns {
+                continue;
+            }
+            for &u in frame_axes {
+                floor = max(floor, self.body_frame_bound(p0, p1, u, in_a));
+                if floor >= lo {
+                    return floor;
+                }
             }
         }
         floor

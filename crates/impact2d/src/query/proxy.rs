@@ -62,6 +62,12 @@ impl ShapeProxy {
         &self.points[..self.count]
     }
 
+    /// All point slots, the core points first and zeros after them.
+    #[inline]
+    pub(crate) fn padded_points(&self) -> &[Vec2; MAX_POLYGON_VERTICES] {
+        &self.points
+    }
+
     /// The number of core points, 1 to 8.
     #[inline]
     pub fn count(&self) -> usize {

@@ -93,7 +93,7 @@ impl<'a> SeparationFunction<'a> {
     /// The poses of both shapes at time `t`.
     #[inline]
     pub fn poses(&self, t: f32) -> (Transform, Transform) {
-        (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t))
+        SweepEval::pair_at(self.sweep_a, self.sweep_b, t)
     }
 
     /// The deepest point pair at the time of the poses `(xf_a, xf_b)` and its separation.

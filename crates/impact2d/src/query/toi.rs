@@ -165,11 +165,13 @@ impl<'a> ToiQuery<'a> {
         target: f32,
         tolerance: f32,
     ) -> Result<ToiQuery<'a>, QueryError> {
-        check_sweep(sweep_a, "sweep_a")?;
-        check_sweep(sweep_b, "sweep_b")?;
-        for (what, value) in [("t_max", t_max), ("target", target), ("tolerance", tolerance)] {
-            if !value.is_finite() {
-                return Err(QueryError::NonFinite { what });
+        if !plainly_valid(sweep_a, sweep_b, [t_max, target, tolerance]) {
+            check_sweep(sweep_a, "sweep_a")?;
+            check_sweep(sweep_b, "sweep_b")?;
+            for (what, value) in [("t_max", t_max), ("target", target), ("tolerance", tolerance)] {
+                if !value.is_finite() {
+                    return Err(QueryError::NonFinite { what });
+                }
             }
         }
         if !(0.0..=1.0).contains(&t_max) {
@@ -188,21 +190,13 @@ impl<'a> ToiQuery<'a> {
         let floor = lo.max(0.0);
         let band = Band { lo, floor, hi, aim: floor + 0.75 * (hi - floor), aim_tolerance: 0.25 * (hi - floor) };
         let origin = sweep_a.c1;
-        Ok(ToiQuery {
-            proxy_a,
-            proxy_b,
-            sweep_a: SweepEval::new(rebase(sweep_a, origin)),
-            sweep_b: SweepEval::new(rebase(sweep_b, origin)),
-            origin,
-            t_max,
-            band,
-            total_radius,
-        })
+        let (sweep_a, sweep_b) = SweepEval::pair(rebase(sweep_a, origin), rebase(sweep_b, origin));
+        Ok(ToiQuery { proxy_a, proxy_b, sweep_a, sweep_b, origin, t_max, band, total_radius })
     }
 
     /// The poses of both shapes at time `t` (world, rebased).
     pub fn poses(&self, t: f32) -> (Transform, Transform) {
-        (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t))
+        SweepEval::pair_at(&self.sweep_a, &self.sweep_b, t)
     }
 
     /// Core distance at the poses `(xa, xb)`, warm-started from `cache` (world, rebased).
@@ -369,10 +363,10 @@ impl<'a> ToiQuery<'a> {
         if circles >= self.band.lo {
             return Certificate { floor: circles, ..clear };
         }
-        let p0 = *start_poses.get_or_insert_with(|| motion.pose_set(t1, xa1, xb1));
+        let p0 = &*start_poses.get_or_insert_with(|| motion.pose_set(t1, xa1, xb1));
         let p1 = motion.pose_set(t2, xa2, xb2);
-        let axes = motion.axes(&p0, &p1, axes[0], axes[1]);
-        motion.certify(&p0, &p1, &axes, self.band.lo, CERTIFY_DEPTH)
+        let axes = motion.axes(p0, &p1, axes[0], axes[1]);
+        motion.certify(p0, &p1, &axes, self.band.lo, CERTIFY_DEPTH)
     }
 
     /// The depth of a glancing contact: a quarter of the thinner shape (meters).
@@ -414,6 +408,18 @@ impl ToiOutput {
         self.t = t;
         self
     }
+}
+
+/// True when both sweeps and the parameters are finite and every sweep position is within
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE): the common case, in one pass with no
+/// branch per value (a NaN fails every comparison). Otherwise [`check_sweep`] names the fault.
+#[inline]
+fn plainly_valid(a: &Sweep, b: &Sweep, params: [f32; 3]) -> bool {
+    let limit = Vec2::splat(crate::settings::MAX_COORDINATE);
+    let within = |v: Vec2| v.abs().cmple(limit);
+    let positions = [a.local_center, a.c1, a.c2, b.local_center, b.c1, b.c2].map(within);
+    let finite = [a.a1, a.a2, b.a1, b.a2, params[0], params[1], params[2]].map(f32::is_finite);
+    positions.iter().all(|m| m.all()) && finite.iter().all(|&f| f)
 }
 
 /// Checks a sweep: finite angles, and positions finite and within
@@ -533,5 +539,13 @@ mod tests {
         assert!(time_of_impact(&a, &s, &a, &s, 1.5, 0.005, 0.001).is_err());
         assert!(time_of_impact(&a, &s, &a, &s, 1.0, 0.005, 0.0).is_err());
         assert!(time_of_impact(&a, &s, &a, &s, 1.0, -1.0, 0.001).is_err());
+        // The fast check defers to the detailed one, which names the faulty input.
+        let far = Sweep { c2: Vec2::new(0.0, 2.0e9), ..s };
+        let err = time_of_impact(&a, &s, &a, &far, 1.0, 0.005, 0.001).unwrap_err();
+        assert!(matches!(err, QueryError::OutOfRange { what: "sweep_b", .. }), "{err:?}");
+        let err = time_of_impact(&a, &s, &a, &s, 1.0, f32::NAN, 0.001).unwrap_err();
+        assert!(matches!(err, QueryError::NonFinite { what: "target" }), "{err:?}");
+        let err = time_of_impact(&a, &bad, &a, &s, 1.0, 0.005, 0.001).unwrap_err();
+        assert!(matches!(err, QueryError::NonFinite { what: "sweep_a" }), "{err:?}");
     }
 }
