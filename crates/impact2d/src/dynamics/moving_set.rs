@@ -178,8 +178,11 @@ impl MovingSet {
     }
 
     fn band(&self, y: f32) -> i32 {
-        // `as` saturates: bands far out merge, which only costs comparisons.
-        (y / self.band_height).floor() as i32
+        // `as` saturates: bands far out merge, which only costs comparisons. Truncating and
+        // stepping down below zero is `floor` without its library call on plain x86-64.
+        let q = y / self.band_height;
+        let band = q as i32;
+        if band as f32 > q { band.saturating_sub(1) } else { band }
     }
 
     /// The positions in `order` of run `r`.
@@ -374,6 +377,14 @@ mod tests {
         let mut keys = vec![1u128, 4, 6, 9];
         merge_into(&mut keys, &[0, 5, 10]);
         assert_eq!(keys, [0, 1, 4, 5, 6, 9, 10]);
+    }
+
+    #[test]
+    fn bands_are_the_floor_of_height_over_band_height() {
+        let set = MovingSet { band_height: 0.75, ..MovingSet::default() };
+        for y in [0.0, -0.0, 0.74, 0.75, -0.1, -0.75, -0.76, 1.0e9, -1.0e9, 3.0e38, -3.0e38, f32::NAN] {
+            assert_eq!(set.band(y), (y / 0.75).floor() as i32, "y = {y}");
+        }
     }
 
     #[test]
