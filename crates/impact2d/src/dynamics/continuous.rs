@@ -400,7 +400,7 @@ impl World {
         self.collect_moving(cc);
         let still_gathered = self.collect_still_dynamic(cc);
         let movers = &cc.movers;
-        cc.moving.sort(|i| movers[i].fast);
+        cc.moving.sort(|i| movers[i].fast, |i| movers[i].shape);
         cc.pairs.clear();
         let (colliders, pairs, movers, boxes) = (&self.colliders, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
         cc.moving.overlapping_pairs(|i, j| {
