@@ -23,29 +23,41 @@ struct Counts {
 const FULL: Counts = Counts { explain: false, toi_queries: 16384, steps_scale: 1.0, box_seeds: 40 };
 const QUICK: Counts = Counts { explain: false, toi_queries: 512, steps_scale: 0.1, box_seeds: 2 };
 
+/// The parts of the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Part {
+    /// Time of impact: the seeded query families against the f64 reference.
+    Toi,
+    /// Whole steps of the benchmark scenes in both engines.
+    Steps,
+    /// The continuous scenes in both engines, escapes checked every step.
+    Tunneling,
+}
+
+/// impact side by side with rapier2d and parry2d, on one thread: prints one markdown report.
+#[derive(Debug, clap::Parser)]
+#[command(name = "peers")]
+struct Args {
+    /// The parts to run (all when none is named).
+    #[arg(value_enum)]
+    parts: Vec<Part>,
+    /// Small counts: a spot check in seconds.
+    #[arg(long)]
+    quick: bool,
+    /// Print the first wrong time of impact answer of each algorithm and family.
+    #[arg(long)]
+    explain: bool,
+}
+
 fn main() -> ExitCode {
-    let mut counts = FULL;
-    let mut parts = Vec::new();
-    for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "toi" | "steps" | "tunneling" => parts.push(arg),
-            "--quick" => counts = Counts { explain: counts.explain, ..QUICK },
-            "--explain" => counts.explain = true,
-            "-h" | "--help" => {
-                println!("usage: peers [toi] [steps] [tunneling] [--quick] [--explain]");
-                return ExitCode::SUCCESS;
-            }
-            other => {
-                eprintln!("peers: unknown argument {other:?} (expected toi, steps, tunneling, --quick or --explain)");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let wanted = |part: &str| parts.is_empty() || parts.iter().any(|p| p == part);
-    if wanted("toi") {
+    let args = <Args as clap::Parser>::parse();
+    let counts = Counts { explain: args.explain, ..if args.quick { QUICK } else { FULL } };
+    let parts = args.parts;
+    let wanted = |part: Part| parts.is_empty() || parts.contains(&part);
+    if wanted(Part::Toi) {
         print_toi(&counts);
     }
-    if wanted("steps") {
+    if wanted(Part::Steps) {
         match steps::run(counts.steps_scale) {
             Ok(rows) => print_steps(&rows),
             Err(e) => {
@@ -54,7 +66,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    if wanted("tunneling") {
+    if wanted(Part::Tunneling) {
         match tunneling::run(counts.box_seeds) {
             Ok(rows) => print_tunneling(&rows),
             Err(e) => {
