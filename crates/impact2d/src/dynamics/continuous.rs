@@ -26,8 +26,8 @@
 //! 3. **Time of impact**: [`time_of_impact`] with both sweeps (rotation-safe, so no rotation
 //!    clamp is needed). A pair already touching at the start is tried again with the moving
 //!    shapes shrunk to their cores: it is an impact only when the cores meet, that is when a
-//!    body is about to pass through. A body starting behind a one-sided chain segment ignores
-//!    it.
+//!    body is about to pass through (no time of impact when the cores' bounding circles never
+//!    meet). A body starting behind a one-sided chain segment ignores it.
 //! 4. **Impacts in time order** (ties by pair key): both bodies are put at their poses at
 //!    the time of impact. In [`ContinuousMode::NoTimeLoss`] (the default), a small impulse
 //!    solve on the manifold there (restitution and friction) gives new velocities, the bodies
@@ -305,6 +305,14 @@ fn core_proxy(proxy: &ShapeProxy, fraction: f32) -> ShapeProxy {
         *c = centroid + fraction * (p - centroid);
     }
     ShapeProxy::new(&core[..points.len()], fraction * proxy.radius()).unwrap_or(*proxy)
+}
+
+/// The center distance (meters) below which two proxies moved by their sweeps may come
+/// within the TOI target band: the radii of the circles about each center of rotation that
+/// hold the proxy (points in body coordinates, inflated by the radius) whatever it turns.
+fn core_reach(proxy_a: &ShapeProxy, sweep_a: &Sweep, proxy_b: &ShapeProxy, sweep_b: &Sweep) -> f32 {
+    let extent = |p: &ShapeProxy, s: &Sweep| p.max_distance_from(s.local_center) + p.radius();
+    extent(proxy_a, sweep_a) + extent(proxy_b, sweep_b) + TOI_TARGET + TOI_TOLERANCE
 }
 
 /// Whether a sweep moves at all.
@@ -632,6 +640,10 @@ impl World {
         for (level, fraction) in [1.0, CONTINUOUS_CORE_FRACTION, 0.0].into_iter().enumerate() {
             let core_a = if moves_a && level > 0 { core_proxy(&pa, fraction) } else { pa };
             let core_b = if moves_b && level > 0 { core_proxy(&pb, fraction) } else { pb };
+            // Cores whose bounding circles never meet are separated: no time of impact needed.
+            if level > 0 && closest_approach(&sweep_a, &sweep_b) > core_reach(&core_a, &sweep_a, &core_b, &sweep_b) {
+                return;
+            }
             match toi(cc, &core_a, &sweep_a, &core_b, &sweep_b) {
                 Some(out) if impact(&out) => {
                     found = Some((out, level > 0));
