@@ -1,6 +1,8 @@
 //! `impact run`, `impact bench` and `impact` alone, end to end: the built binary, the files it
 //! writes, its stdout, stderr and exit codes.
 
+mod malformed;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -154,49 +156,8 @@ fn runs_are_deterministic() {
 #[test]
 fn malformed_scenes_are_refused_before_any_step() {
     let dir = scratch_dir("malformed");
-    let good = r#"{"name": "t", "time_step": 0.02,
- "bodies": [
-  {"type": "static", "position": [0, 0], "shapes": [{"type": "box", "half_width": 20, "half_height": 0.5}]},
-  {"type": "dynamic", "position": [0, 10], "shapes": [{"type": "circle", "radius": 0.1}]}]}"#;
-    let cases = [
-        (
-            "bad_json",
-            good.replacen("]}]}", "]}]", 1),
-            "4:91: invalid JSON: expected `,` or `}` after a field, found end of file",
-        ),
-        (
-            "unknown_shape_type",
-            good.replacen(r#""circle""#, r#""ball""#, 1),
-            "4:64: bodies[1].shapes[0].type: unknown shape type \"ball\"; expected circle, capsule, box, polygon, segment or chain",
-        ),
-        (
-            "two_point_polygon",
-            good.replacen(r#""circle", "radius": 0.1"#, r#""polygon", "points": [[0, 0], [1, 1]]"#, 1),
-            "4:85: bodies[1].shapes[0].points: polygon needs at least 3 distinct points, got 2",
-        ),
-        (
-            "nan",
-            good.replacen("[0, 10]", "[0, NaN]", 1),
-            "4:39: invalid JSON: expected a value, found `NaN` (JSON has no such number)",
-        ),
-        ("infinite", good.replacen("0.02", "1e999", 1), "1:28: time_step: 1e999 is beyond the range of f32"),
-        (
-            "negative_radius",
-            good.replacen("0.1", "-0.1", 1),
-            "4:84: bodies[1].shapes[0].radius: circle radius must be positive, got -0.1",
-        ),
-        (
-            "missing_field",
-            good.replacen(r#", "radius": 0.1"#, "", 1),
-            "4:55: bodies[1].shapes[0].radius: missing required field",
-        ),
-        (
-            "too_many_substeps",
-            good.replacen("0.02", r#"0.02, "substeps": 1000"#, 1),
-            "1:46: substeps: must be at most 256, got 1000",
-        ),
-    ];
-    for (name, content, report) in cases {
+    let good = malformed::GOOD;
+    for (name, content, report) in malformed::malformed_scenes() {
         let file = format!("{name}.json");
         std::fs::write(dir.join(&file), content).unwrap();
         let output =

@@ -1,6 +1,8 @@
 //! `impact list`, `impact export` and `impact check` end to end: the built binary, its files,
 //! stdout, stderr and exit codes.
 
+mod malformed;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -91,56 +93,9 @@ fn check_summarizes_a_valid_scene() {
 /// One file of each malformed kind, each with the exact report it must get after `FILE:`.
 #[test]
 fn check_reports_the_first_problem_with_file_line_column_and_field() {
-    let good = r#"{"name": "t", "time_step": 0.02,
- "bodies": [
-  {"type": "static", "position": [0, 0], "shapes": [{"type": "box", "half_width": 20, "half_height": 0.5}]},
-  {"type": "dynamic", "position": [0, 10], "shapes": [{"type": "circle", "radius": 0.1}]}]}"#;
+    let good = malformed::GOOD;
     assert_eq!(impact(&["check", "-"], good.as_bytes()).status.code(), Some(0));
-    let cases = [
-        (
-            "bad_json",
-            good.replacen("]}]}", "]}]", 1),
-            "4:91: invalid JSON: expected `,` or `}` after a field, found end of file",
-        ),
-        (
-            "unknown_shape_type",
-            good.replacen(r#""circle""#, r#""ball""#, 1),
-            "4:64: bodies[1].shapes[0].type: unknown shape type \"ball\"; expected circle, capsule, box, polygon, segment or chain",
-        ),
-        (
-            "two_point_polygon",
-            good.replacen(r#""circle", "radius": 0.1"#, r#""polygon", "points": [[0, 0], [1, 1]]"#, 1),
-            "4:85: bodies[1].shapes[0].points: polygon needs at least 3 distinct points, got 2",
-        ),
-        ("overflow", good.replacen("0.02", "1e999", 1), "1:28: time_step: 1e999 is beyond the range of f32"),
-        (
-            "negative_radius",
-            good.replacen("0.1", "-0.1", 1),
-            "4:84: bodies[1].shapes[0].radius: circle radius must be positive, got -0.1",
-        ),
-        (
-            "missing_field",
-            good.replacen(r#", "radius": 0.1"#, "", 1),
-            "4:55: bodies[1].shapes[0].radius: missing required field",
-        ),
-        (
-            "unknown_field",
-            good.replacen(r#""radius""#, r#""radius ""#, 1),
-            "4:74: bodies[1].shapes[0].radius : unknown field, did you mean `radius`?",
-        ),
-        (
-            "wrong_type",
-            good.replacen("[0, 10]", r#""high""#, 1),
-            "4:35: bodies[1].position: expected [x, y], got the string \"high\"",
-        ),
-        (
-            "bad_body_type",
-            good.replacen(r#""static""#, r#""fixed""#, 1),
-            "3:12: bodies[0].type: unknown body type \"fixed\"; expected static, kinematic or dynamic",
-        ),
-        ("zero_time_step", good.replacen("0.02", "0", 1), "1:28: time_step: must be positive, got 0"),
-    ];
-    for (name, content, report) in cases {
+    for (name, content, report) in malformed::malformed_scenes() {
         let path = scratch(&format!("malformed_{name}.json"));
         std::fs::write(&path, content).unwrap();
         let output = impact(&["check", path.to_str().unwrap()], b"");

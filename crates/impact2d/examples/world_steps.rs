@@ -3,13 +3,13 @@
 //!
 //! `cargo run --release --example world_steps [scene ...] [--steps N] [--checksum]`; every
 //! scene when none is named, each for its own step count unless `--steps` is given.
-//! `--checksum` also prints a hash of every body's pose and velocity bits after the run, to
-//! check that a change meant to be exact left the simulation bit for bit the same.
+//! `--checksum` also prints `World::state_checksum` (a hash of every body's pose and velocity
+//! bits) after the run, to check that a change meant to be exact left the simulation bit for
+//! bit the same.
 
 use std::time::Instant;
 
 use impact2d::benchmarks::{BENCHMARKS, STEP_DT, SUBSTEPS};
-use impact2d::{Aabb, Filter, Vec2, World};
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
@@ -19,22 +19,6 @@ fn median_of(values: impl Iterator<Item = f64>) -> f64 {
     let mut v: Vec<f64> = values.collect();
     v.sort_by(f64::total_cmp);
     percentile(&v, 0.5)
-}
-
-/// FNV-1a over the bits of every body's position, angle and velocities, bodies in shape
-/// handle order (every body of the scenes has one shape, seen by the default filter).
-fn checksum(world: &World) -> u64 {
-    let everything = Aabb::new(Vec2::splat(-1.0e6), Vec2::splat(1.0e6));
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for shape in world.overlap_aabb(everything, Filter::default()).unwrap_or_default() {
-        let Ok(body) = world.shape_body(shape) else { continue };
-        let (p, v) = (world.position(body).unwrap_or_default(), world.linear_velocity(body).unwrap_or_default());
-        let (a, w) = (world.angle(body).unwrap_or_default(), world.angular_velocity(body).unwrap_or_default());
-        for x in [p.x, p.y, a, v.x, v.y, w] {
-            hash = (hash ^ u64::from(x.to_bits())).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
 }
 
 fn main() {
@@ -103,7 +87,7 @@ fn main() {
             stage(|p| p.sleep),
         );
         if with_checksum {
-            println!("{:<16} checksum {:016x}", bench.name, checksum(&world));
+            println!("{:<16} checksum {:016x}", bench.name, world.state_checksum());
         }
     }
 }

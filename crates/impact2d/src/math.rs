@@ -147,9 +147,19 @@ impl Sweep {
     /// The body transform at normalized time `t` (0 = start of the step, 1 = end).
     #[inline]
     pub fn transform_at(&self, t: f32) -> Transform {
-        let c = self.center_at(t);
-        let q = Rot::from_angle(self.a1 + t * (self.a2 - self.a1));
-        Transform { p: c - q.rotate(self.local_center), q }
+        self.placed(t, Rot::from_angle(self.angle_at(t)))
+    }
+
+    /// The angle at normalized time `t` (radians).
+    #[inline]
+    pub(crate) fn angle_at(&self, t: f32) -> f32 {
+        self.a1 + t * (self.a2 - self.a1)
+    }
+
+    /// The body transform at normalized time `t` given its rotation `q` there.
+    #[inline]
+    pub(crate) fn placed(&self, t: f32, q: Rot) -> Transform {
+        Transform { p: self.center_at(t) - q.rotate(self.local_center), q }
     }
 
     /// The world position of the center of rotation at normalized time `t` (meters).
@@ -188,11 +198,16 @@ pub(crate) struct SweepEval {
 
 impl SweepEval {
     pub fn new(sweep: Sweep) -> SweepEval {
-        let still = (sweep.a1 == sweep.a2).then(|| {
-            let q = Rot::from_angle(sweep.a1);
-            (q, q.rotate(sweep.local_center))
-        });
-        SweepEval { sweep, still }
+        if sweep.a1 == sweep.a2 {
+            SweepEval::still(sweep, Rot::from_angle(sweep.a1))
+        } else {
+            SweepEval { sweep, still: None }
+        }
+    }
+
+    /// A sweep that does not turn, at rotation `q`.
+    fn still(sweep: Sweep, q: Rot) -> SweepEval {
+        SweepEval { sweep, still: Some((q, q.rotate(sweep.local_center))) }
     }
 
     /// [`Self::new`] of two sweeps, with the rotations of those that do not turn from one
@@ -202,8 +217,7 @@ impl SweepEval {
             && b.a1 == b.a2
             && let Some((c, s)) = cos_sin_lanes(Vec4::new(a.a1, b.a1, 0.0, 0.0))
         {
-            let still = |sweep: Sweep, q: Rot| SweepEval { sweep, still: Some((q, q.rotate(sweep.local_center))) };
-            return (still(a, Rot { c: c.x, s: s.x }), still(b, Rot { c: c.y, s: s.y }));
+            return (SweepEval::still(a, Rot { c: c.x, s: s.x }), SweepEval::still(b, Rot { c: c.y, s: s.y }));
         }
         (SweepEval::new(a), SweepEval::new(b))
     }
@@ -228,12 +242,9 @@ impl SweepEval {
     #[inline]
     pub fn pair_at(a: &SweepEval, b: &SweepEval, t: f32) -> (Transform, Transform) {
         if a.turns() && b.turns() {
-            let angle = |s: &Sweep| s.a1 + t * (s.a2 - s.a1);
             let (sa, sb) = (&a.sweep, &b.sweep);
-            if let Some((c, s)) = cos_sin_lanes(Vec4::new(angle(sa), angle(sb), 0.0, 0.0)) {
-                let place =
-                    |sweep: &Sweep, q: Rot| Transform { p: sweep.center_at(t) - q.rotate(sweep.local_center), q };
-                return (place(sa, Rot { c: c.x, s: s.x }), place(sb, Rot { c: c.y, s: s.y }));
+            if let Some((c, s)) = cos_sin_lanes(Vec4::new(sa.angle_at(t), sb.angle_at(t), 0.0, 0.0)) {
+                return (sa.placed(t, Rot { c: c.x, s: s.x }), sb.placed(t, Rot { c: c.y, s: s.y }));
             }
         }
         (a.transform_at(t), b.transform_at(t))

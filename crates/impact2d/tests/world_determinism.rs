@@ -139,5 +139,10 @@ fn a_cloned_world_goes_on_exactly_as_the_original() {
         world.step(DT, SUBSTEPS).unwrap();
         copy.step(DT, SUBSTEPS).unwrap();
         assert!(snapshot(&world, &bodies) == snapshot(&copy, &bodies), "step {step}");
+        assert_eq!(world.state_checksum(), copy.state_checksum(), "step {step}");
     }
+    // One bit of one body's velocity changes the checksum.
+    let v = copy.linear_velocity(bodies[3]).unwrap();
+    copy.set_linear_velocity(bodies[3], Vec2::new(f32::from_bits(v.x.to_bits() ^ 1), v.y)).unwrap();
+    assert_ne!(world.state_checksum(), copy.state_checksum());
 }
