@@ -221,6 +221,9 @@ pub(crate) struct Continuous {
     /// By body index: the body moves from the start of the step, so its shapes are in
     /// `moving` (the broad phase does not hold its motion).
     in_set: Vec<bool>,
+    /// The box in which every dynamic shape standing still is in `moving` (gathered from
+    /// the tree), if any: re-sweeps inside it need not query the dynamic tree.
+    gathered: Option<Aabb>,
     /// Candidate pairs of a sweep: (key, shape, shape), the smaller shape first.
     pairs: Vec<(u64, u32, u32)>,
     /// The tracks to sweep next, all starting at one time.
@@ -408,7 +411,7 @@ impl World {
         self.collect_moving(cc);
         let still_gathered = self.collect_still_dynamic(cc);
         let movers = &cc.movers;
-        cc.moving.sort(|i| movers[i].fast, |i| movers[i].shape);
+        cc.moving.sort(|i| movers[i].fast);
         cc.pairs.clear();
         let (colliders, pairs, movers, boxes) = (&self.colliders, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
         cc.moving.overlapping_pairs(|i, j| {
@@ -481,6 +484,7 @@ impl World {
                 fast += 1;
             }
         }
+        cc.gathered = None;
         let Some(reach) = reach else { return true };
         let (first, budget) = (cc.moving.boxes.len(), fast.saturating_mul(STILL_GATHER_LIMIT));
         let (mut visited, colliders, bodies, in_set) = (0usize, &self.colliders, &self.bodies, &cc.in_set);
@@ -502,6 +506,7 @@ impl World {
             cc.movers.truncate(first);
             return false;
         }
+        cc.gathered = Some(reach);
         true
     }
 
@@ -557,7 +562,9 @@ impl World {
         cc.pairs.clear();
         for i in first..cc.moving.boxes.len() {
             let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
-            self.query_still(cc, shape, &swept, &ProxyKind::ALL);
+            let inside = cc.gathered.is_some_and(|g| g.contains(&swept.sweep));
+            let kinds: &[ProxyKind] = if inside { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL };
+            self.query_still(cc, shape, &swept, kinds);
             let c = &self.colliders[shape];
             let (colliders, bodies, pairs, movers, boxes) =
                 (&self.colliders, &self.bodies, &mut cc.pairs, &cc.movers, &cc.moving.boxes);

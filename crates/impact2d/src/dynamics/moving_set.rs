@@ -8,26 +8,33 @@
 //! each band (sort and sweep, Baraff 1992; banding as a one-axis grid), so a box meets only
 //! the boxes of its own neighborhood. A pair overlapping in several bands is reported once,
 //! in the band holding the bottom of the boxes' overlap. Boxes added after the sort (bodies
-//! an impact sent another way) are kept in a short list and checked one by one. Each sort
-//! starts from the last one's order (by shape), which an insertion sort finishes: the boxes
-//! move little from one step to the next.
+//! an impact sent another way) are kept in a short list and checked one by one. The sort is
+//! a radix sort of 32-bit keys (band, then x on a fine grid), linear in the boxes.
 
 use crate::geometry::Aabb;
 use crate::math::Vec2;
 use crate::query::{AabbToiState, aabb_time_of_impact};
 
-/// The bit of an index in `MovingSet::order` that marks the box.
+/// The bit of an index in a sort key and in `MovingSet::order` that marks the box.
 const MARKED: u32 = 1 << 31;
+
+/// The bit of an index in `MovingSet::order` set in the lowest band of a box: a pair is
+/// reported in the band holding the bottom of the boxes' overlap, which is the lowest band
+/// of one of them.
+const FIRST: u32 = 1 << 30;
+
+/// The index bits of an entry.
+const INDEX: u32 = FIRST - 1;
 
 /// Most bands the sorted boxes span: bands grow when the boxes are spread this far apart.
 const MAX_BANDS: f32 = 4096.0;
 
-/// A sort key ordering by band, then by `x` as [`f32::total_cmp`] does.
-fn sort_key(band: i32, x: f32) -> u64 {
-    let bits = x.to_bits();
-    let x = if bits >> 31 == 1 { !bits } else { bits | 1 << 31 };
-    (u64::from((band ^ i32::MIN) as u32) << 32) | u64::from(x)
-}
+/// Bits of a sort key for the place along x in a band; the band (counted from the lowest)
+/// takes the 13 above them, enough for `MAX_BANDS` and the ends.
+const X_BITS: u32 = 19;
+
+/// The largest place along x in a sort key.
+const X_STEPS: u32 = (1 << X_BITS) - 1;
 
 /// A box moving over (part of) the step: from `start` by `displacement` (meters).
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +57,17 @@ impl SweptBox {
     }
 }
 
+/// A (box, band) entry of the sorted order.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// The band (from the lowest) and the place of the sweep's lower x in it.
+    key: u32,
+    /// The index into `MovingSet::boxes`, with [`MARKED`] set for marked boxes and [`FIRST`]
+    /// in the box's lowest band.
+    index: u32,
+    sweep: Aabb,
+}
+
 /// The moving boxes of a step, sorted into bands for pair and box queries.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct MovingSet {
@@ -58,22 +76,19 @@ pub(crate) struct MovingSet {
     /// How many of `boxes` are sorted into the bands; the others are checked one by one.
     sorted: usize,
     band_height: f32,
-    /// (band and lower x of the sweep as one sort key, index into `boxes` with
-    /// [`MARKED`] set for marked boxes, sweep), sorted.
-    order: Vec<(u64, u32, Aabb)>,
-    /// The sort keys and indices (with the mark) before sorting.
-    keys: Vec<u128>,
+    /// The lowest band of the sorted boxes.
+    first_band: i32,
+    /// The place along x in a key is `(x - x_origin) * x_scale`, cut to [0, `X_STEPS`]:
+    /// never decreasing with x, so keys in order mean lower x in order, up to ties.
+    x_origin: f32,
+    x_scale: f32,
+    /// The (box, band) entries, sorted by key, ties by index.
+    order: Vec<Entry>,
+    /// (key, index) pairs as one integer each, and the radix sort's working space.
+    keys: Vec<u64>,
+    scratch: Vec<u64>,
     /// The bands in `order`: (band, first position, widest sweep in x).
     runs: Vec<(i32, u32, f32)>,
-    /// The last sort's order as (id, band), the start of the next sort.
-    last: Vec<(u32, i32)>,
-    /// By id: the index of its box in this sort, or `u32::MAX` (scratch, all `u32::MAX`
-    /// between sorts).
-    index_of: Vec<u32>,
-    /// By box: the bands it spans, and of those the ones `last` put in order.
-    spans: Vec<(i32, i32, i32, i32)>,
-    /// Keys of (box, band) entries `last` does not hold, sorted apart and merged.
-    tail: Vec<u128>,
 }
 
 impl MovingSet {
@@ -85,14 +100,13 @@ impl MovingSet {
     }
 
     /// Sorts the boxes added so far into the bands; `marked(i)` tells whether box `i` is one
-    /// of those every reported pair has (see [`MovingSet::overlapping_pairs`]), `id(i)` who
-    /// box `i` is from one sort to the next (unique, small: a shape index).
+    /// of those every reported pair has (see [`MovingSet::overlapping_pairs`]).
     ///
-    /// The boxes move little from one step to the next, so the sort starts from the last
-    /// sort's order of ids: nearly sorted, an insertion sort finishes it in about linear
-    /// time; new entries are sorted apart and merged in. The result is the same as a full
-    /// sort (every key is unique), only faster.
-    pub fn sort(&mut self, marked: impl Fn(usize) -> bool, id: impl Fn(usize) -> u32) {
+    /// Each (box, band) entry gets a 32-bit key, its band above its lower x placed on a
+    /// grid of 2^19 steps across the boxes, and a radix sort orders the keys in three passes
+    /// (ties keep the order of the boxes). The grid makes the order along x exact only up to
+    /// ties, so the sweeps stop at a key past the box, and test x themselves.
+    pub fn sort(&mut self, marked: impl Fn(usize) -> bool) {
         self.order.clear();
         self.keys.clear();
         self.runs.clear();
@@ -100,81 +114,39 @@ impl MovingSet {
         if self.boxes.is_empty() {
             return;
         }
-        let (mut bottom, mut top, mut heights) = (f32::MAX, f32::MIN, 0.0f64);
+        let (mut bottom, mut top, mut left, mut right, mut heights) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN, 0.0f64);
         for b in &self.boxes {
             (bottom, top) = (bottom.min(b.sweep.lower.y), top.max(b.sweep.upper.y));
+            (left, right) = (left.min(b.sweep.lower.x), right.max(b.sweep.lower.x));
             heights += f64::from(b.sweep.upper.y - b.sweep.lower.y);
         }
         let mean = (heights / self.boxes.len() as f64) as f32;
         self.band_height = (2.0 * mean).max((top - bottom) / MAX_BANDS).max(f32::MIN_POSITIVE);
-        self.sort_keys(marked, id);
+        self.first_band = self.band(bottom);
+        self.x_origin = left;
+        self.x_scale = if right > left { (X_STEPS as f32 / (right - left)).min(f32::MAX) } else { 0.0 };
+        debug_assert!(self.boxes.len() <= INDEX as usize);
+        for (i, b) in self.boxes.iter().enumerate() {
+            let index = if marked(i) { i as u32 | MARKED } else { i as u32 };
+            let (x, low) = (self.x_place(b.sweep.lower.x), self.band(b.sweep.lower.y));
+            self.keys.push(u64::from(self.band_key(low) | x) << 32 | u64::from(index | FIRST));
+            for band in (low..=self.band(b.sweep.upper.y)).skip(1) {
+                self.keys.push(u64::from(self.band_key(band) | x) << 32 | u64::from(index));
+            }
+        }
+        radix_sort(&mut self.keys, &mut self.scratch);
         let boxes = &self.boxes;
         self.order.extend(self.keys.iter().map(|&k| {
             let index = k as u32;
-            ((k >> 32) as u64, index, boxes[(index & !MARKED) as usize].sweep)
+            Entry { key: (k >> 32) as u32, index, sweep: boxes[(index & INDEX) as usize].sweep }
         }));
-        for (k, &(key, _, sweep)) in self.order.iter().enumerate() {
-            let (band, width) = ((key >> 32) as u32 as i32 ^ i32::MIN, sweep.upper.x - sweep.lower.x);
+        for (k, e) in self.order.iter().enumerate() {
+            let (band, width) = (self.first_band + (e.key >> X_BITS) as i32, e.sweep.upper.x - e.sweep.lower.x);
             match self.runs.last_mut() {
                 Some(run) if run.0 == band => run.2 = run.2.max(width),
                 _ => self.runs.push((band, k as u32, width)),
             }
         }
-    }
-
-    /// Fills `keys` with the sorted keys of every (box, band) entry, starting from the order
-    /// of `last`, and keeps their order in `last` for the next sort.
-    fn sort_keys(&mut self, marked: impl Fn(usize) -> bool, id: impl Fn(usize) -> u32) {
-        let key =
-            |band: i32, b: &SweptBox, index: u32| u128::from(sort_key(band, b.sweep.lower.x)) << 32 | u128::from(index);
-        let index = |i: usize| if marked(i) { i as u32 | MARKED } else { i as u32 };
-        self.spans.clear();
-        for (i, b) in self.boxes.iter().enumerate() {
-            let (low, high) = (self.band(b.sweep.lower.y), self.band(b.sweep.upper.y));
-            self.spans.push((low, high, i32::MAX, i32::MIN));
-            let slot = id(i) as usize;
-            if slot >= self.index_of.len() {
-                self.index_of.resize(slot + 1, u32::MAX);
-            }
-            self.index_of[slot] = i as u32;
-        }
-        // The entries of the last order still there, in that order.
-        for &(who, band) in &self.last {
-            let Some(&i) = self.index_of.get(who as usize).filter(|&&i| i != u32::MAX) else { continue };
-            let span = &mut self.spans[i as usize];
-            if (span.0..=span.1).contains(&band) {
-                (span.2, span.3) = (span.2.min(band), span.3.max(band));
-                self.keys.push(key(band, &self.boxes[i as usize], index(i as usize)));
-            }
-        }
-        // The rest (new boxes, bands new to a box): the bands of a box not from `last` lie
-        // outside the run of those that were (both are runs of consecutive bands).
-        self.tail.clear();
-        for (i, (b, span)) in self.boxes.iter().zip(&self.spans).enumerate() {
-            for band in span.0..=span.1 {
-                if !(span.2..=span.3).contains(&band) {
-                    self.tail.push(key(band, b, index(i)));
-                }
-            }
-        }
-        for i in 0..self.boxes.len() {
-            self.index_of[id(i) as usize] = u32::MAX;
-        }
-        if !insertion_sort(&mut self.keys, 4) {
-            self.keys.sort_unstable();
-        }
-        // Sorting plain integers is about twice as fast as sorting the records.
-        self.tail.sort_unstable();
-        if !self.tail.is_empty() {
-            merge_into(&mut self.keys, &self.tail);
-        }
-        self.last.clear();
-        let boxes = self.boxes.len();
-        self.last.extend(self.keys.iter().map(|&k| {
-            let i = (k as u32 & !MARKED) as usize;
-            debug_assert!(i < boxes);
-            (id(i), ((k >> 64) as u32 ^ MARKED) as i32)
-        }));
     }
 
     fn band(&self, y: f32) -> i32 {
@@ -183,6 +155,17 @@ impl MovingSet {
         let q = y / self.band_height;
         let band = q as i32;
         if band as f32 > q { band.saturating_sub(1) } else { band }
+    }
+
+    /// The band part of the keys of a sorted band.
+    fn band_key(&self, band: i32) -> u32 {
+        (band.wrapping_sub(self.first_band) as u32).min(u32::MAX >> X_BITS) << X_BITS
+    }
+
+    /// The place of `x` (meters) along x in a key; never decreasing with `x`.
+    fn x_place(&self, x: f32) -> u32 {
+        // `as` saturates below zero (and takes NaN to zero).
+        (((x - self.x_origin) * self.x_scale) as u32).min(X_STEPS)
     }
 
     /// The positions in `order` of run `r`.
@@ -197,17 +180,16 @@ impl MovingSet {
         for r in 0..self.runs.len() {
             let band = self.runs[r].0;
             let run = &self.order[self.run(r)];
-            for (k, &(_, i, a)) in run.iter().enumerate() {
-                for &(_, j, b) in &run[k + 1..] {
-                    if b.lower.x > a.upper.x {
+            for (k, a) in run.iter().enumerate() {
+                // Every entry past this key starts right of `a` (the places never decrease).
+                let last = self.band_key(band) | self.x_place(a.sweep.upper.x);
+                for b in &run[k + 1..] {
+                    if b.key > last {
                         break;
                     }
-                    if (i | j) & MARKED != 0
-                        && b.lower.y <= a.upper.y
-                        && a.lower.y <= b.upper.y
-                        && self.band(a.lower.y.max(b.lower.y)) == band
-                    {
-                        f(i & !MARKED, j & !MARKED);
+                    let either = a.index | b.index;
+                    if either & MARKED != 0 && either & FIRST != 0 && b.sweep.overlaps(&a.sweep) {
+                        f(a.index & INDEX, b.index & INDEX);
                     }
                 }
             }
@@ -217,69 +199,73 @@ impl MovingSet {
     /// Calls `f(i)` (an index into `boxes`, each once) for every box whose sweep overlaps
     /// `aabb`, sorted or added later.
     pub fn overlapping(&self, aabb: &Aabb, mut f: impl FnMut(u32)) {
-        if !self.runs.is_empty() {
-            let (low, high) = (self.band(aabb.lower.y), self.band(aabb.upper.y));
-            let first = self.runs.partition_point(|run| run.0 < low);
-            for r in first..self.runs.len() {
-                let (band, _, widest) = self.runs[r];
-                if band > high {
-                    break;
-                }
-                let run = &self.order[self.run(r)];
-                let from = run.partition_point(|e| e.2.lower.x < aabb.lower.x - widest);
-                for &(_, i, b) in &run[from..] {
-                    if b.lower.x > aabb.upper.x {
-                        break;
-                    }
-                    if b.overlaps(aabb) && self.band(aabb.lower.y.max(b.lower.y)) == band {
-                        f(i & !MARKED);
-                    }
-                }
-            }
-        }
+        self.overlapping_in_bands(aabb, |e| f(e & INDEX));
         for (i, b) in self.boxes.iter().enumerate().skip(self.sorted) {
             if b.sweep.overlaps(aabb) {
                 f(i as u32);
             }
         }
     }
-}
 
-/// Sorts a nearly sorted slice by insertion; gives up (false, the slice permuted) after
-/// `budget` moves per element, where a full sort is faster.
-fn insertion_sort(keys: &mut [u128], budget: usize) -> bool {
-    let mut moves = budget.saturating_mul(keys.len());
-    for k in 1..keys.len() {
-        let x = keys[k];
-        let mut j = k;
-        while j > 0 && keys[j - 1] > x {
-            if moves == 0 {
-                return false;
+    /// Calls `f(i)` (an entry's index with its flags, each box once) for every box in the
+    /// bands whose sweep overlaps `aabb`.
+    fn overlapping_in_bands(&self, aabb: &Aabb, mut f: impl FnMut(u32)) {
+        if self.runs.is_empty() {
+            return;
+        }
+        let (low, high) = (self.band(aabb.lower.y), self.band(aabb.upper.y));
+        let first = self.runs.partition_point(|run| run.0 < low);
+        for r in first..self.runs.len() {
+            let (band, _, widest) = self.runs[r];
+            if band > high {
+                break;
             }
-            moves -= 1;
-            keys[j] = keys[j - 1];
-            j -= 1;
+            let run = &self.order[self.run(r)];
+            let band_key = self.band_key(band);
+            // Entries before this key end left of `aabb`: no sweep is wider than `widest`.
+            let from_key = band_key | self.x_place(aabb.lower.x - widest);
+            let last = band_key | self.x_place(aabb.upper.x);
+            let from = run.partition_point(|e| e.key < from_key);
+            for e in &run[from..] {
+                if e.key > last {
+                    break;
+                }
+                if (band == low || e.index & FIRST != 0) && e.sweep.overlaps(aabb) {
+                    f(e.index);
+                }
+            }
         }
-        keys[j] = x;
     }
-    true
 }
 
-/// Merges the sorted `tail` into the sorted `keys`.
-fn merge_into(keys: &mut Vec<u128>, tail: &[u128]) {
-    let head = keys.len();
-    keys.extend_from_slice(tail);
-    // From the back: the tail's slots free up as the largest keys take their places.
-    let (mut i, mut j, mut out) = (head, tail.len(), keys.len());
-    while j > 0 {
-        out -= 1;
-        if i > 0 && keys[i - 1] > tail[j - 1] {
-            keys[out] = keys[i - 1];
-            i -= 1;
-        } else {
-            keys[out] = tail[j - 1];
-            j -= 1;
+/// Sorts `keys` by their high 32 bits, stable (ties keep their order): a least significant
+/// digit radix sort in three passes of 11 bits, skipping a pass where every key has the same
+/// digit; `scratch` is working space.
+fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>) {
+    const DIGIT: u32 = 11;
+    const BUCKETS: usize = 1 << DIGIT;
+    let digit = |k: u64, pass: u32| (k >> (32 + DIGIT * pass)) as usize & (BUCKETS - 1);
+    let mut counts = [[0u32; BUCKETS]; 3];
+    for &k in keys.iter() {
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[digit(k, pass as u32)] += 1;
         }
+    }
+    scratch.resize(keys.len(), 0);
+    for (pass, count) in counts.iter_mut().enumerate() {
+        if count.iter().any(|&c| c as usize == keys.len()) {
+            continue;
+        }
+        let mut sum = 0;
+        for c in count.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
+        }
+        for &k in keys.iter() {
+            let slot = &mut count[digit(k, pass as u32)];
+            scratch[*slot as usize] = k;
+            *slot += 1;
+        }
+        std::mem::swap(keys, scratch);
     }
 }
 
@@ -312,7 +298,7 @@ mod tests {
             let all = boxes(300, seed);
             let mut set = MovingSet::default();
             set.boxes.extend_from_slice(&all[..250]);
-            set.sort(|i| i % 3 != 0, |i| i as u32);
+            set.sort(|i| i % 3 != 0);
             set.boxes.extend_from_slice(&all[250..]);
             let mut found = Vec::new();
             set.overlapping_pairs(|i, j| found.push((i.min(j), i.max(j))));
@@ -337,46 +323,62 @@ mod tests {
         }
     }
 
-    /// A sort started from the last sort's order (boxes moved, gone, new, ids shuffled) gives
-    /// the same order as a sort from scratch, whether the insertion sort finishes or gives up.
+    /// Boxes spread over kilometers (the grid along x is then meters wide, many keys tie)
+    /// and boxes far from the origin are still paired exactly as by brute force.
     #[test]
-    fn warm_started_sort_equals_a_fresh_sort() {
-        for (seed, step) in [(1, 0.05), (2, 0.3), (3, 5.0)] {
-            let all = boxes(400, seed);
-            let mut warm = MovingSet::default();
-            warm.boxes.extend_from_slice(&all[..300]);
-            warm.sort(|i| i % 2 == 0, |i| i as u32);
-            // Next step: every box moved by up to `step`, the first 50 gone, 100 new ones,
-            // and the boxes added in another order.
-            let moved = boxes(400, seed + 100);
-            let next: Vec<(u32, SweptBox)> = (50..400u32)
-                .rev()
-                .map(|id| {
-                    let (b, d) = (all[id as usize], moved[id as usize].displacement * step);
-                    (id, SweptBox::new(b.start.translated(d), b.displacement))
-                })
-                .collect();
-            warm.clear();
-            let mut fresh = MovingSet::default();
-            for set in [&mut warm, &mut fresh] {
-                set.boxes.extend(next.iter().map(|e| e.1));
-                set.sort(|i| i % 3 == 0, |i| next[i].0);
+    fn spread_and_far_boxes_are_paired_as_by_brute_force() {
+        for (seed, spread, offset) in [(7, 4000.0, 0.0), (8, 20.0, 20_000.0), (9, 1.0e6, -3.0e5)] {
+            let mut all = boxes(400, seed);
+            for (k, b) in all.iter_mut().enumerate() {
+                // Half the boxes in a cluster, half spread far along x.
+                let shift = Vec2::new(offset + if k % 2 == 0 { spread * (k as f32 / 400.0) } else { 0.0 }, offset);
+                *b = SweptBox::new(b.start.translated(shift), b.displacement);
             }
-            assert_eq!(warm.keys, fresh.keys, "seed {seed}");
-            assert!(warm.keys.len() > next.len(), "{} keys", warm.keys.len());
+            let mut set = MovingSet::default();
+            set.boxes.extend_from_slice(&all);
+            set.sort(|i| i % 4 != 1);
+            let mut found = Vec::new();
+            set.overlapping_pairs(|i, j| found.push((i.min(j), i.max(j))));
+            found.sort_unstable();
+            let mut expected = Vec::new();
+            for i in 0..400u32 {
+                for j in i + 1..400u32 {
+                    if (i % 4 != 1 || j % 4 != 1) && all[i as usize].sweep.overlaps(&all[j as usize].sweep) {
+                        expected.push((i, j));
+                    }
+                }
+            }
+            assert_eq!(found, expected, "seed {seed}");
+            assert!(expected.len() > 200, "{} pairs", expected.len());
+            for q in all.iter().step_by(10) {
+                let mut hits = Vec::new();
+                set.overlapping(&q.sweep, |i| hits.push(i));
+                hits.sort_unstable();
+                let brute: Vec<u32> = (0..400u32).filter(|&i| all[i as usize].sweep.overlaps(&q.sweep)).collect();
+                assert_eq!(hits, brute, "seed {seed}");
+            }
         }
     }
 
     #[test]
-    fn insertion_sort_gives_up_on_a_shuffled_slice_and_merge_keeps_the_order() {
-        let mut nearly = [1u128, 2, 4, 3, 5, 7, 6];
-        assert!(insertion_sort(&mut nearly, 1));
-        assert_eq!(nearly, [1, 2, 3, 4, 5, 6, 7]);
-        let mut reversed = [7u128, 6, 5, 4, 3, 2, 1];
-        assert!(!insertion_sort(&mut reversed, 1));
-        let mut keys = vec![1u128, 4, 6, 9];
-        merge_into(&mut keys, &[0, 5, 10]);
-        assert_eq!(keys, [0, 1, 4, 5, 6, 9, 10]);
+    fn radix_sort_orders_by_the_high_bits_and_keeps_ties_in_order() {
+        let mut s = 3u64;
+        let mut keys: Vec<u64> = (0..5000u64)
+            .map(|i| {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                // Few distinct high halves, so many ties; the low half numbers the keys.
+                ((s >> 61) << 61 | (s >> 40) & 0xff << 32) | i
+            })
+            .collect();
+        let mut expected = keys.clone();
+        expected.sort_by_key(|k| k >> 32);
+        radix_sort(&mut keys, &mut Vec::new());
+        assert_eq!(keys, expected);
+        // One distinct high half: every pass is skipped, the order kept.
+        let mut same: Vec<u64> = (0..100u64).rev().map(|i| 5 << 32 | i).collect();
+        let kept = same.clone();
+        radix_sort(&mut same, &mut Vec::new());
+        assert_eq!(same, kept);
     }
 
     #[test]
