@@ -52,7 +52,7 @@ use crate::broad_phase::ProxyKind;
 use crate::geometry::{Aabb, Shape};
 use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::{Manifold, collide};
-use crate::query::{ShapeProxy, ToiOutput, ToiState, time_of_impact};
+use crate::query::{ShapeProxy, ToiOutput, ToiState, cores_overlap, time_of_impact};
 use crate::settings::{
     BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP,
     SPECULATIVE_DISTANCE, STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
@@ -425,11 +425,13 @@ impl World {
                 pairs.push(pair_of(a.shape, b.shape));
             }
         });
-        let kinds: &[ProxyKind] = if still_gathered { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL };
-        for i in 0..cc.movers.len() {
-            if cc.movers[i].fast {
-                let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
-                self.query_still(cc, shape, &swept, kinds);
+        let (kinds, count) = self.still_kinds(if still_gathered { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL });
+        if count > 0 {
+            for i in 0..cc.movers.len() {
+                if cc.movers[i].fast {
+                    let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
+                    self.query_still(cc, shape, &swept, &kinds[..count]);
+                }
             }
         }
         self.queue_pairs(cc);
@@ -510,6 +512,17 @@ impl World {
         true
     }
 
+    /// The kinds of `kinds` whose trees hold proxies (the first `count` of the array).
+    fn still_kinds(&self, kinds: &[ProxyKind]) -> ([ProxyKind; 3], usize) {
+        let (mut found, mut count) = ([ProxyKind::Static; 3], 0);
+        for &kind in kinds {
+            if self.broad_phase.tree(kind).proxy_count() > 0 {
+                (found[count], count) = (kind, count + 1);
+            }
+        }
+        (found, count)
+    }
+
     /// Adds the candidate pairs of shape `shape` moving as `swept` with the shapes that stand
     /// still all step (static, sleeping, or not moving), from one broad-phase query: their
     /// fat boxes hold them. Candidates are culled by the swept-AABB time of impact.
@@ -563,19 +576,17 @@ impl World {
         for i in first..cc.moving.boxes.len() {
             let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
             let inside = cc.gathered.is_some_and(|g| g.contains(&swept.sweep));
-            let kinds: &[ProxyKind] = if inside { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL };
-            self.query_still(cc, shape, &swept, kinds);
+            let (kinds, count) = self.still_kinds(if inside { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL });
+            self.query_still(cc, shape, &swept, &kinds[..count]);
             let c = &self.colliders[shape];
-            let (colliders, bodies, pairs, movers, boxes) =
-                (&self.colliders, &self.bodies, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
-            let (slot, tracks) = (&cc.slot, &cc.tracks);
+            let (colliders, pairs, movers, boxes) = (&self.colliders, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
+            // (The relative motion is tested when the pair is queued: the flagged body's
+            // motion changed, so the whole-step test of the first sweep does not apply.)
             cc.moving.overlapping(&swept.sweep, |j| {
                 let o = &movers[j as usize];
                 let still = SweptBox { displacement: Vec2::ZERO, start: boxes[j as usize].sweep, ..boxes[j as usize] };
-                let pairs_with = o.body != c.body
-                    && c.filter.should_pair(&colliders[o.shape].filter)
-                    && !step_motion_is_slow(bodies, slot, tracks, c.body, o.body)
-                    && swept.may_meet(&still);
+                let pairs_with =
+                    o.body != c.body && c.filter.should_pair(&colliders[o.shape].filter) && swept.may_meet(&still);
                 if pairs_with {
                     pairs.push(pair_of(shape, o.shape));
                 }
@@ -650,6 +661,11 @@ impl World {
             // Cores whose bounding circles never meet are separated: no time of impact needed.
             if level > 0 && closest_approach(&sweep_a, &sweep_b) > core_reach(&core_a, &sweep_a, &core_b, &sweep_b) {
                 return;
+            }
+            // Polygons overlapping at the start: the whole shapes' time of impact would
+            // only say so; a separating axis test is cheaper.
+            if level == 0 && polygon_cores_overlap(&ca.geometry, &sweep_a, &cb.geometry, &sweep_b) {
+                continue;
             }
             match toi(cc, &core_a, &sweep_a, &core_b, &sweep_b) {
                 Some(out) if impact(&out) => {
@@ -984,6 +1000,14 @@ fn start_box(shape: &Shape, xf0: Transform, sweep: &Sweep, reach: f32) -> Aabb {
         return shape.aabb(xf0);
     }
     Aabb::new(sweep.c1 - Vec2::splat(reach), sweep.c1 + Vec2::splat(reach))
+}
+
+/// True when two polygons' cores overlap at the start of their sweeps, placed about A's
+/// starting center as the time of impact places them.
+fn polygon_cores_overlap(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep) -> bool {
+    let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else { return false };
+    let origin = sweep_a.c1;
+    cores_overlap(pa, sweep_a.rebased(origin).transform_at(0.0), pb, sweep_b.rebased(origin).transform_at(0.0))
 }
 
 /// The box common to two overlapping boxes.

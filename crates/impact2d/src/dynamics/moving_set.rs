@@ -115,10 +115,14 @@ impl MovingSet {
             return;
         }
         let (mut bottom, mut top, mut left, mut right, mut heights) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN, 0.0f64);
+        // Plain comparisons: the boxes are finite, so `min` and `max` need not handle NaN.
         for b in &self.boxes {
-            (bottom, top) = (bottom.min(b.sweep.lower.y), top.max(b.sweep.upper.y));
-            (left, right) = (left.min(b.sweep.lower.x), right.max(b.sweep.lower.x));
-            heights += f64::from(b.sweep.upper.y - b.sweep.lower.y);
+            let (lower, upper) = (b.sweep.lower, b.sweep.upper);
+            bottom = if lower.y < bottom { lower.y } else { bottom };
+            top = if upper.y > top { upper.y } else { top };
+            left = if lower.x < left { lower.x } else { left };
+            right = if lower.x > right { lower.x } else { right };
+            heights += f64::from(upper.y - lower.y);
         }
         let mean = (heights / self.boxes.len() as f64) as f32;
         self.band_height = (2.0 * mean).max((top - bottom) / MAX_BANDS).max(f32::MIN_POSITIVE);
@@ -126,6 +130,7 @@ impl MovingSet {
         self.x_origin = left;
         self.x_scale = if right > left { (X_STEPS as f32 / (right - left)).min(f32::MAX) } else { 0.0 };
         debug_assert!(self.boxes.len() <= INDEX as usize);
+        self.keys.reserve(2 * self.boxes.len());
         for (i, b) in self.boxes.iter().enumerate() {
             let index = if marked(i) { i as u32 | MARKED } else { i as u32 };
             let (x, low) = (self.x_place(b.sweep.lower.x), self.band(b.sweep.lower.y));
@@ -135,15 +140,14 @@ impl MovingSet {
             }
         }
         radix_sort(&mut self.keys, &mut self.scratch);
-        let boxes = &self.boxes;
-        self.order.extend(self.keys.iter().map(|&k| {
-            let index = k as u32;
-            Entry { key: (k >> 32) as u32, index, sweep: boxes[(index & INDEX) as usize].sweep }
-        }));
-        for (k, e) in self.order.iter().enumerate() {
-            let (band, width) = (self.first_band + (e.key >> X_BITS) as i32, e.sweep.upper.x - e.sweep.lower.x);
+        self.order.reserve(self.keys.len());
+        for (k, &key) in self.keys.iter().enumerate() {
+            let (index, key) = (key as u32, (key >> 32) as u32);
+            let sweep = self.boxes[(index & INDEX) as usize].sweep;
+            self.order.push(Entry { key, index, sweep });
+            let (band, width) = (self.first_band + (key >> X_BITS) as i32, sweep.upper.x - sweep.lower.x);
             match self.runs.last_mut() {
-                Some(run) if run.0 == band => run.2 = run.2.max(width),
+                Some(run) if run.0 == band => run.2 = if width > run.2 { width } else { run.2 },
                 _ => self.runs.push((band, k as u32, width)),
             }
         }
