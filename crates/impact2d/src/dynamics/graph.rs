@@ -113,7 +113,7 @@ impl World {
 
     /// Whether a contact must be solved: a touching solid contact with a dynamic body, whose
     /// dynamic bodies are all awake.
-    pub(crate) fn needs_solving(&self, c: &Contact) -> bool {
+    fn needs_solving(&self, c: &Contact) -> bool {
         if !c.is_touching() || c.is_sensor() {
             return false;
         }
@@ -339,5 +339,52 @@ mod tests {
         assert!(slept, "the pile fell asleep at some point");
         assert!(most_solved > 40, "the pile touched: {most_solved} contacts solved at most");
         assert!(!overflowed, "no body of the pile has 23 contacts");
+    }
+
+    /// Forty boxes on one dynamic plank: the plank's contacts take every color and the rest
+    /// go to the overflow, and the stack still comes to rest, boxes on the plank on the ground,
+    /// and falls asleep.
+    #[test]
+    fn a_body_with_more_contacts_than_colors_overflows_and_rests() {
+        use crate::dynamics::{BodyDef, ShapeDef};
+        use crate::geometry::{Shape, make_box};
+        use crate::math::Vec2;
+
+        let mut world = World::new(&crate::dynamics::WorldDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0))).unwrap();
+        world.create_shape(ground, &ShapeDef::default(), &Shape::Polygon(make_box(50.0, 1.0).unwrap())).unwrap();
+        // A plank 40 m long and 0.2 m thick with its bottom on y = 0.
+        let plank = world.create_body(&BodyDef::dynamic(Vec2::new(0.0, 0.1))).unwrap();
+        world.create_shape(plank, &ShapeDef::default(), &Shape::Polygon(make_box(20.0, 0.1).unwrap())).unwrap();
+        // Boxes of 0.5 m, 1 m apart, their bottoms on the plank's top (y = 0.2).
+        let square = Shape::Polygon(make_box(0.25, 0.25).unwrap());
+        let boxes: Vec<_> = (0..40)
+            .map(|i| {
+                let body = world.create_body(&BodyDef::dynamic(Vec2::new(i as f32 - 19.5, 0.45))).unwrap();
+                world.create_shape(body, &ShapeDef::default(), &square).unwrap();
+                body
+            })
+            .collect();
+        for step in 0..120 {
+            world.step(1.0 / 60.0, 4).unwrap();
+            world.check_graph().unwrap();
+            if step == 10 {
+                // 41 contacts of the plank: one per color (the ground's from color 1), the
+                // others in the overflow, where they are solved one at a time.
+                let (sizes, overflow) = world.solver_colors();
+                assert_eq!((sizes.len(), overflow), (GRAPH_COLOR_COUNT, 41 - GRAPH_COLOR_COUNT as u32), "{sizes:?}");
+                assert_eq!(sizes.iter().sum::<u32>() + overflow, 41);
+            }
+        }
+        // At rest the whole stack sleeps and leaves the graph.
+        assert_eq!(world.awake_body_count(), 0);
+        assert!(world.graph.colors.iter().all(Vec::is_empty));
+        let plank_y = world.position(plank).unwrap().y;
+        assert!((plank_y - 0.1).abs() < 0.01, "the plank rests on the ground: y = {plank_y}");
+        for body in boxes {
+            let (p, v) = (world.position(body).unwrap(), world.linear_velocity(body).unwrap());
+            assert!((p.y - 0.45).abs() < 0.01, "a box rests on the plank: y = {}", p.y);
+            assert!(v.length() < 0.01, "a box is at rest: {v:?}");
+        }
     }
 }
