@@ -77,8 +77,9 @@ pub(crate) struct Contact {
     pub radius_b: f32,
     pub flags: u8,
     /// The solver color the contact holds in the constraint graph, or
-    /// [`NO_COLOR`](super::graph::NO_COLOR) while it needs no solving; and its place there.
+    /// [`NO_COLOR`](super::graph::NO_COLOR) while it needs no solving.
     pub color: u8,
+    /// The contact's place in its color's list (meaningless without a color).
     pub color_slot: u32,
     pub pair_key: PairKey,
 }

@@ -142,7 +142,8 @@ pub struct World {
     pub(crate) bodies: Slots<Body>,
     pub(crate) colliders: Slots<Collider>,
     pub(crate) contacts: Slots<Contact>,
-    /// The contacts with an awake body: the only ones the narrow phase and the solver visit.
+    /// The contacts with an awake body: the only ones the narrow phase visits (the solver
+    /// visits those of them in the constraint graph).
     pub(crate) awake_contacts: BitSet,
     /// The solver colors of the contacts being solved, kept from step to step.
     pub(crate) graph: ConstraintGraph,
