@@ -13,6 +13,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::continuous::deep_in_fixed_shape;
 use super::events::{ContactBeginEvent, ContactEndEvent, SensorBeginEvent, SensorEndEvent};
+use super::graph::NO_COLOR;
 use super::handles::{NULL, ShapeId};
 use super::world::World;
 use crate::broad_phase::PairKey;
@@ -75,6 +76,11 @@ pub(crate) struct Contact {
     pub radius_a: f32,
     pub radius_b: f32,
     pub flags: u8,
+    /// The solver color the contact holds in the constraint graph, or
+    /// [`NO_COLOR`](super::graph::NO_COLOR) while it needs no solving.
+    pub color: u8,
+    /// The contact's place in its color's list (meaningless without a color).
+    pub color_slot: u32,
     pub pair_key: PairKey,
 }
 
@@ -202,6 +208,8 @@ impl World {
             radius_a: ca.geometry.radius(),
             radius_b: cb.geometry.radius(),
             flags: f,
+            color: NO_COLOR,
+            color_slot: 0,
             pair_key,
         };
         // The broad phase addresses fewer pairs than u32::MAX; a full table drops the pair.
@@ -257,6 +265,7 @@ impl World {
             }
             self.bodies[body].contact_count -= 1;
         }
+        self.leave_graph(index);
         self.pair_map.remove(&self.contacts[index].pair_key.0);
         self.awake_contacts.remove(index);
         self.contacts.remove(index);
@@ -307,9 +316,13 @@ impl World {
         }
         for &change in &changes {
             match change {
-                TouchChange::Began(index) => self.begin_touch(index),
+                TouchChange::Began(index) => {
+                    self.begin_touch(index);
+                    self.refresh_graph(index);
+                }
                 TouchChange::Ended(index) => {
                     self.report_end(index);
+                    self.leave_graph(index);
                     let c = &self.contacts[index];
                     if !c.is_sensor() && self.bodies[c.body_a].is_dynamic() && self.bodies[c.body_b].is_dynamic() {
                         let island = self.bodies[c.body_a].island;

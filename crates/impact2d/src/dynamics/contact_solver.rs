@@ -5,20 +5,17 @@
 //! stored as four lanes (`[f32; 4]`), solved with `glam::Vec4` (SSE2 on x86-64, a scalar
 //! fallback elsewhere; both compute every lane with the same IEEE operations in the same
 //! order, without fused multiply-adds, so they agree bit for bit). The four contacts of a
-//! bundle must share no dynamic body: each step the constraints are *graph colored* (a
-//! contact takes the first color that neither of its dynamic bodies has used yet, with a
-//! bitmask of used colors per body), and each color is cut into bundles. Colors are solved in
-//! order, so this is still Gauss-Seidel, in a coloring order. A contact that finds no free
-//! color among [`GRAPH_COLOR_COUNT`] gets a bundle of its own, solved after the colors.
-//! Contacts with one dynamic body start at color 1, so contacts with the ground are solved
-//! after the first color of contacts between bodies.
+//! bundle must share no dynamic body: they come from one color of the persistent constraint
+//! graph ([`ConstraintGraph`], `graph.rs`), cut into bundles of four in the color's order.
+//! Colors are solved in order, so this is still Gauss-Seidel, in a coloring order; the
+//! overflow's contacts (no free color among [`GRAPH_COLOR_COUNT`]) get a bundle each, solved
+//! after the colors.
 //!
-//! Coloring and bundling read [`ConstraintInput`]s, one dense record per touching contact
-//! written in contact order, rather than the contacts and bodies themselves, which color
-//! order would visit scattered in memory; their numbers are rows of four floats, so a
-//! bundle's four inputs transpose into its lanes and are prepared four at a time. Body states
-//! are gathered into lanes with aligned row loads and 4×4 transposes (exact moves) and
-//! scattered back the same way, without bounds checks: `prepare` checks every index once.
+//! Each bundle is prepared from four [`ConstraintInput`]s, records built from the contacts
+//! and bodies on the stack; their numbers are rows of four floats, so a bundle's four inputs
+//! transpose into its lanes and are prepared four at a time. Body states are gathered into
+//! lanes with aligned row loads and 4×4 transposes (exact moves) and scattered back the same
+//! way, without bounds checks: `prepare` checks every index once.
 //!
 //! The stages follow Box2D v3's soft step: `prepare` (anchors relative to the centers of mass,
 //! effective masses, the relative normal velocity before the step), then per sub-step
@@ -40,11 +37,12 @@
 //! the soft constraint coefficients; Firth, "Speculative Contacts" (2011) for the
 //! speculative bias.
 
-use glam::Vec4;
+use glam::{BVec4A, Vec4};
 
 use super::body::Body;
 use super::contact::{Contact, PointImpulse, flags};
 use super::events::ContactHitEvent;
+use super::graph::ConstraintGraph;
 use super::handles::{NULL, ShapeId, Slots};
 use crate::math::{Rot, Vec2};
 use crate::settings::GRAPH_COLOR_COUNT;
@@ -135,9 +133,6 @@ struct Bundle {
     normal_x: Lanes,
     normal_y: Lanes,
     friction: Lanes,
-    bias_rate: Lanes,
-    mass_scale: Lanes,
-    impulse_scale: Lanes,
     points: [PointLanes; 2],
 }
 
@@ -166,11 +161,9 @@ pub(crate) struct StepConstants {
     pub warm_starting: bool,
 }
 
-/// What the solver needs of one touching contact and its two bodies, gathered in contact
-/// order (one sequential pass over the contacts) so that coloring and bundling, which visit
-/// contacts in color order, read one small dense record instead of the contact and both
-/// bodies scattered in memory. The numbers are rows of four floats, so that the records of a
-/// bundle's four contacts transpose into its lanes.
+/// What the solver needs of one touching contact and its two bodies, built four at a time
+/// (one bundle's contacts) while the bundles are prepared. The numbers are rows of four
+/// floats, so that the records of a bundle's four contacts transpose into its lanes.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
 pub(crate) struct ConstraintInput {
@@ -193,9 +186,6 @@ pub(crate) struct ConstraintInput {
     pub state_b: u32,
     /// The number of manifold points (1 or 2; 0 only in [`ConstraintInput::EMPTY`]).
     pub count: u32,
-    /// Whether each body is an awake dynamic body (the coloring only tracks those).
-    pub dynamic_a: bool,
-    pub dynamic_b: bool,
 }
 
 impl ConstraintInput {
@@ -210,12 +200,10 @@ impl ConstraintInput {
         state_a: 0,
         state_b: 0,
         count: 0,
-        dynamic_a: false,
-        dynamic_b: false,
     };
 
     /// The record of a touching solid contact; `warm` scales the carried impulses (1, or 0
-    /// without warm starting). Inlined so that the record is written in place in its array.
+    /// without warm starting). Inlined so that the record is written in place in its lane.
     #[inline]
     pub fn new(index: u32, contact: &Contact, a: &Body, b: &Body, warm: f32) -> ConstraintInput {
         let (state_a, state_b) = (state_index(a), state_index(b));
@@ -240,8 +228,6 @@ impl ConstraintInput {
             state_a,
             state_b,
             count: m.points().len() as u32,
-            dynamic_a: a.is_dynamic() && state_a != 0,
-            dynamic_b: b.is_dynamic() && state_b != 0,
         }
     }
 }
@@ -253,10 +239,6 @@ pub(crate) struct ContactSolver {
     bundles: Vec<Bundle>,
     /// Beside each bundle, its contacts and the numbers of the restitution pass.
     cold: Vec<BundleCold>,
-    /// Per body state: the colors its contacts took this step.
-    color_masks: Vec<u32>,
-    colors: Vec<Vec<u32>>,
-    overflow: Vec<u32>,
     /// The length of the state array the bundles were prepared with: every state index in
     /// `bundles` is below it (`prepare` read each), so the stages index without bounds checks.
     state_count: usize,
@@ -385,6 +367,36 @@ impl Masses {
     }
 }
 
+/// The soft constraint coefficients of four contacts, in lanes: the velocity bias per meter of
+/// error times the mass scale (1/s), the mass scale and the impulse scale. Not stored in the
+/// bundles (48 bytes less each, so that a pass streams fewer bytes) but picked in each pass
+/// by whether a lane's contact has a body of infinite mass (zero inverse mass, in the bundle).
+struct SoftLanes {
+    bias_rate: Vec4,
+    mass_scale: Vec4,
+    impulse_scale: Vec4,
+}
+
+impl SoftLanes {
+    fn of(s: &Softness) -> SoftLanes {
+        SoftLanes {
+            bias_rate: Vec4::splat(s.mass_scale * s.bias_rate),
+            mass_scale: Vec4::splat(s.mass_scale),
+            impulse_scale: Vec4::splat(s.impulse_scale),
+        }
+    }
+
+    /// `stiff` lanes take `fixed`, the others `contact`.
+    #[inline(always)]
+    fn pick(stiff: BVec4A, fixed: &SoftLanes, contact: &SoftLanes) -> SoftLanes {
+        SoftLanes {
+            bias_rate: Vec4::select(stiff, fixed.bias_rate, contact.bias_rate),
+            mass_scale: Vec4::select(stiff, fixed.mass_scale, contact.mass_scale),
+            impulse_scale: Vec4::select(stiff, fixed.impulse_scale, contact.impulse_scale),
+        }
+    }
+}
+
 /// A contact point's anchors (meters) from the centers of mass of A and B, in lanes.
 struct Anchors {
     ax: Vec4,
@@ -480,75 +492,45 @@ unsafe fn scatter_bundle(states: &mut [BodyState], c: &Bundle, a: &WideBody, b: 
 }
 
 impl ContactSolver {
-    /// Colors the constraints and fills the bundles: the first stage of a step. `states`
-    /// holds the velocities before the step.
-    pub fn prepare(&mut self, constraints: &[ConstraintInput], states: &[BodyState], k: &StepConstants) {
-        self.color(constraints, states.len());
+    /// Fills the bundles from the constraint graph, color by color and then the overflow one
+    /// contact per bundle: the first stage of a step. `states` holds the velocities before
+    /// the step.
+    pub fn prepare(
+        &mut self,
+        graph: &ConstraintGraph,
+        contacts: &Slots<Contact>,
+        bodies: &Slots<Body>,
+        states: &[BodyState],
+        k: &StepConstants,
+    ) {
         self.state_count = states.len();
         self.bundles.clear();
         self.cold.clear();
-        let (colors, overflow) = (std::mem::take(&mut self.colors), std::mem::take(&mut self.overflow));
-        for list in &colors {
-            for chunk in list.chunks(4) {
-                self.push_bundle(chunk, constraints, states, k);
+        let warm = if k.warm_starting { 1.0 } else { 0.0 };
+        let input = |index: u32| {
+            let c = &contacts.items[index as usize];
+            ConstraintInput::new(index, c, &bodies[c.body_a], &bodies[c.body_b], warm)
+        };
+        // The four records are written in place, lane by lane; lanes past a short chunk empty.
+        let mut inputs = [ConstraintInput::EMPTY; 4];
+        let (colors, overflow) = graph.colors.split_at(GRAPH_COLOR_COUNT);
+        let chunks = colors.iter().flat_map(|list| list.chunks(4));
+        for chunk in chunks.chain(overflow.iter().flat_map(|list| list.chunks(1))) {
+            for (lane, &index) in chunk.iter().enumerate() {
+                inputs[lane] = input(index);
             }
+            for lane in &mut inputs[chunk.len()..] {
+                *lane = ConstraintInput::EMPTY;
+            }
+            self.push_bundle(&inputs, states);
         }
-        for &c in &overflow {
-            self.push_bundle(&[c], constraints, states, k);
-        }
-        self.colors = colors;
-        self.overflow = overflow;
+        (self.color_sizes, self.overflow_count) = graph.sizes();
     }
 
-    /// Greedy coloring in contact order; the color lists hold positions in `constraints`.
-    fn color(&mut self, constraints: &[ConstraintInput], state_count: usize) {
-        const ALL: u32 = if GRAPH_COLOR_COUNT >= 32 { u32::MAX } else { (1u32 << GRAPH_COLOR_COUNT) - 1 };
-        if self.colors.len() != GRAPH_COLOR_COUNT {
-            self.colors = vec![Vec::new(); GRAPH_COLOR_COUNT];
-        }
-        self.colors.iter_mut().for_each(Vec::clear);
-        self.overflow.clear();
-        self.color_masks.clear();
-        self.color_masks.resize(state_count, 0);
-        for (position, c) in constraints.iter().enumerate() {
-            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
-            let (dyn_a, dyn_b) = (c.dynamic_a, c.dynamic_b);
-            let mut used = 0;
-            if dyn_a {
-                used |= self.color_masks[ia];
-            }
-            if dyn_b {
-                used |= self.color_masks[ib];
-            }
-            // Contacts with one dynamic body skip color 0.
-            let first = if dyn_a && dyn_b { ALL } else { ALL & !1 };
-            let free = !used & first;
-            if free == 0 {
-                self.overflow.push(position as u32);
-                continue;
-            }
-            let color = free.trailing_zeros();
-            if dyn_a {
-                self.color_masks[ia] |= 1 << color;
-            }
-            if dyn_b {
-                self.color_masks[ib] |= 1 << color;
-            }
-            self.colors[color as usize].push(position as u32);
-        }
-        for (size, list) in self.color_sizes.iter_mut().zip(&self.colors) {
-            *size = list.len() as u32;
-        }
-        self.overflow_count = self.overflow.len() as u32;
-    }
-
-    /// A bundle of up to four constraints (positions in `constraints`).
-    fn push_bundle(&mut self, chunk: &[u32], constraints: &[ConstraintInput], states: &[BodyState], k: &StepConstants) {
-        let mut inputs = [&ConstraintInput::EMPTY; 4];
-        for (input, &position) in inputs.iter_mut().zip(chunk) {
-            *input = &constraints[position as usize];
-        }
-        let (bundle, cold) = prepare_bundle(inputs, states, k);
+    /// Prepares and appends the bundle of four constraint inputs.
+    #[inline]
+    fn push_bundle(&mut self, inputs: &[ConstraintInput; 4], states: &[BodyState]) {
+        let (bundle, cold) = prepare_bundle(inputs.each_ref(), states);
         self.bundles.push(bundle);
         self.cold.push(cold);
     }
@@ -583,6 +565,7 @@ impl ContactSolver {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let inv_h = Vec4::splat(k.inv_h);
         let min_bias = Vec4::splat(-k.push_max_speed);
+        let (fixed, contact) = (SoftLanes::of(&k.static_softness), SoftLanes::of(&k.contact_softness));
         for c in &mut self.bundles {
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             // Current separations: the core points turned by the rotations since the start. A
@@ -602,8 +585,8 @@ impl ContactSolver {
             // SAFETY: as for the motion.
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
-            let (soft_bias_rate, soft_mass, soft_impulse) =
-                (ld(&c.mass_scale) * ld(&c.bias_rate), ld(&c.mass_scale), ld(&c.impulse_scale));
+            // Against a body of infinite mass the contact is stiffer.
+            let soft = SoftLanes::pick(m.a.cmpeq(Vec4::ZERO) | m.b.cmpeq(Vec4::ZERO), &fixed, &contact);
             for (p, s) in c.points.iter_mut().zip(separations) {
                 let r = Anchors::of(p);
                 // A separated point only removes the speed that would close its gap within
@@ -613,9 +596,9 @@ impl ContactSolver {
                 let vn = dvx * nx + dvy * ny;
                 let old = ld(&p.normal_impulse);
                 let delta = if BIAS {
-                    let bias = Vec4::select(speculative, s * inv_h, (soft_bias_rate * s).max(min_bias));
-                    let mass_scale = Vec4::select(speculative, Vec4::ONE, soft_mass);
-                    let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft_impulse);
+                    let bias = Vec4::select(speculative, s * inv_h, (soft.bias_rate * s).max(min_bias));
+                    let mass_scale = Vec4::select(speculative, Vec4::ONE, soft.mass_scale);
+                    let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft.impulse_scale);
                     -ld(&p.normal_mass) * (mass_scale * vn + bias) - impulse_scale * old
                 } else {
                     // The formula above with a zero bias rate, a mass scale of one and an
@@ -735,7 +718,7 @@ impl ContactSolver {
 /// lanes: each lane takes the operations of a scalar preparation in the same order, so the
 /// numbers do not depend on the lane. `states` holds the velocities before the step. Lanes
 /// and points without a contact point get zeros throughout.
-fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConstants) -> (Bundle, BundleCold) {
+fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState]) -> (Bundle, BundleCold) {
     let columns = |row: fn(&ConstraintInput) -> &Lanes| transpose(c.map(|c| ld(row(c))));
     let [ma, ia, mb, ib] = columns(|c| &c.masses);
     let [nx, ny, friction, restitution] = columns(|c| &c.surface);
@@ -745,12 +728,6 @@ fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConsta
     let ([vax, vay, wa, _], [vbx, vby, wb, _]) = (velocities(body_a), velocities(body_b));
     let counts = Vec4::from_array(c.map(|c| c.count as f32));
     let zero = Vec4::ZERO;
-    // Against a body of infinite mass the contact is stiffer.
-    let (present, stiff) = (counts.cmpgt(zero), ma.cmpeq(zero) | mb.cmpeq(zero));
-    let soft = |f: fn(&Softness) -> f32| {
-        let value = Vec4::select(stiff, Vec4::splat(f(&k.static_softness)), Vec4::splat(f(&k.contact_softness)));
-        Vec4::select(present, value, zero).to_array()
-    };
     let (tx, ty) = (ny, -nx);
     let points = [0, 1].map(|j| {
         let valid = counts.cmpgt(Vec4::splat(j as f32));
@@ -791,9 +768,6 @@ fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState], k: &StepConsta
         normal_x: nx.to_array(),
         normal_y: ny.to_array(),
         friction: friction.to_array(),
-        bias_rate: soft(|s| s.bias_rate),
-        mass_scale: soft(|s| s.mass_scale),
-        impulse_scale: soft(|s| s.impulse_scale),
         points: points.map(|(p, _)| p),
     };
     let cold = BundleCold {

@@ -196,7 +196,8 @@ impl World {
         }
     }
 
-    /// Adds a body to the awake set, and its contacts to the awake contacts.
+    /// Adds a body to the awake set, its contacts to the awake contacts, and those that now need
+    /// solving to the constraint graph.
     pub(crate) fn awake_insert(&mut self, body: u32) {
         debug_assert_eq!(self.bodies[body].awake_index, NULL);
         self.bodies[body].awake_index = self.awake.len() as u32;
@@ -204,12 +205,14 @@ impl World {
         let mut key = self.bodies[body].contact_head;
         while key != NULL {
             self.awake_contacts.insert(key >> 1);
+            self.refresh_graph(key >> 1);
             key = self.contacts[key >> 1].edges[(key & 1) as usize].next;
         }
     }
 
-    /// Takes a body out of the awake set (the last awake body takes its place), and its
-    /// contacts whose other body sleeps out of the awake contacts.
+    /// Takes a body out of the awake set (the last awake body takes its place), its contacts
+    /// whose other body sleeps out of the awake contacts, and its contacts out of the
+    /// constraint graph unless they are still solved (a kinematic body falling asleep).
     pub(crate) fn awake_remove(&mut self, body: u32) {
         let i = self.bodies[body].awake_index;
         if i == NULL {
@@ -225,10 +228,12 @@ impl World {
         while key != NULL {
             let c = &self.contacts[key >> 1];
             let other = if key & 1 == 0 { c.body_b } else { c.body_a };
+            let next = c.edges[(key & 1) as usize].next;
             if !self.bodies[other].is_awake() {
                 self.awake_contacts.remove(key >> 1);
             }
-            key = c.edges[(key & 1) as usize].next;
+            self.refresh_graph(key >> 1);
+            key = next;
         }
     }
 

@@ -48,6 +48,7 @@ mod contact_solver;
 mod continuous;
 mod error;
 mod events;
+mod graph;
 mod handles;
 mod island;
 mod moving_set;

@@ -3,8 +3,9 @@
 //! A step of `dt` seconds with `n` sub-steps of `h = dt / n` (Box2D v3's soft step):
 //! 1. the awake bodies' velocities are copied into flat solver arrays (angles first reduced
 //!    to [-π, π));
-//! 2. the touching contacts with an awake dynamic body (visited through the awake-contact
-//!    set, in contact order) become constraint inputs, then colored bundles (`prepare`);
+//! 2. the contacts of the constraint graph (the touching solid contacts whose dynamic bodies
+//!    are awake, kept in colors from step to step) become bundles, color by color
+//!    (`prepare`);
 //! 3. per sub-step: integrate velocities (gravity, forces, damping), warm start, solve with
 //!    bias, integrate positions, relax (solve without bias);
 //! 4. restitution, then the impulses are stored in the contacts for the next step;
@@ -13,8 +14,8 @@
 
 use super::body::reduce_angle;
 use super::contact_solver::{
-    BodyState, ConstraintInput, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_motion_row,
-    store_velocity_row, transpose,
+    BodyState, ContactSolver, STILL_STATE, Softness, StepConstants, rows, store_motion_row, store_velocity_row,
+    transpose,
 };
 use super::events::ContactHitEvent;
 use super::handles::NULL;
@@ -45,8 +46,6 @@ pub(crate) struct Solver {
     /// states so that the contact solver does not carry it.
     pub angles: Vec<f32>,
     pub sims: Vec<BodySim>,
-    /// The contacts solved this step, in contact order.
-    pub constraints: Vec<ConstraintInput>,
     pub contacts: ContactSolver,
     pub hits: Vec<ContactHitEvent>,
     /// Milliseconds the last step spent in `finalize_bodies`.
@@ -69,9 +68,8 @@ impl World {
             warm_starting: self.def.enable_warm_starting,
         };
         self.build_solver_bodies(h, self.def.gravity);
-        self.gather_constraints(k.warm_starting);
         let solver = &mut self.solver;
-        solver.contacts.prepare(&solver.constraints, &solver.states, &k);
+        solver.contacts.prepare(&self.graph, &self.contacts, &self.bodies, &solver.states, &k);
         let max_speed = self.def.max_linear_speed;
         for _ in 0..substeps {
             integrate_velocities(&mut solver.states, &solver.sims, max_speed);
@@ -113,26 +111,6 @@ impl World {
                 damping: Vec4::new(linear, linear, angular, 0.0),
                 dynamic: b.is_dynamic(),
             });
-        }
-    }
-
-    /// The touching solid contacts with an awake dynamic body (and no sleeping one), in
-    /// contact order, with what the solver needs of them and their bodies.
-    fn gather_constraints(&mut self, warm_starting: bool) {
-        let warm = if warm_starting { 1.0 } else { 0.0 };
-        let constraints = &mut self.solver.constraints;
-        constraints.clear();
-        for index in self.awake_contacts.ones() {
-            let c = &self.contacts.items[index as usize];
-            if !c.is_touching() || c.is_sensor() {
-                continue;
-            }
-            let (a, b) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
-            let (awake_a, awake_b) = (a.is_dynamic() && a.is_awake(), b.is_dynamic() && b.is_awake());
-            let (asleep_a, asleep_b) = (a.is_dynamic() && !a.is_awake(), b.is_dynamic() && !b.is_awake());
-            if (awake_a || awake_b) && !asleep_a && !asleep_b {
-                constraints.push(ConstraintInput::new(index, c, a, b, warm));
-            }
         }
     }
 

@@ -9,6 +9,7 @@ use super::contact::{Contact, PairMap, PointImpulse, TouchChange, mix_friction, 
 use super::continuous::{Continuous, ContinuousMode, shape_extents};
 use super::error::{WorldError, check_finite, check_non_negative, check_vector};
 use super::events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, Events, SensorBeginEvent, SensorEndEvent};
+use super::graph::ConstraintGraph;
 use super::handles::{BodyId, NULL, ShapeId, Slots};
 use super::island::Islands;
 use super::solver::Solver;
@@ -141,8 +142,11 @@ pub struct World {
     pub(crate) bodies: Slots<Body>,
     pub(crate) colliders: Slots<Collider>,
     pub(crate) contacts: Slots<Contact>,
-    /// The contacts with an awake body: the only ones the narrow phase and the solver visit.
+    /// The contacts with an awake body: the only ones the narrow phase visits (the solver
+    /// visits those of them in the constraint graph).
     pub(crate) awake_contacts: BitSet,
+    /// The solver colors of the contacts being solved, kept from step to step.
+    pub(crate) graph: ConstraintGraph,
     pub(crate) pair_map: PairMap,
     pub(crate) broad_phase: BroadPhase,
     /// The awake non-static bodies, in the solver's order.
@@ -180,6 +184,7 @@ impl World {
             colliders: Slots::default(),
             contacts: Slots::default(),
             awake_contacts: BitSet::default(),
+            graph: ConstraintGraph::default(),
             pair_map: PairMap::default(),
             broad_phase: BroadPhase::new(),
             awake: Vec::new(),
