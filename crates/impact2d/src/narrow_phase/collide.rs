@@ -5,6 +5,7 @@ use super::circles::{circles, core_and_circle};
 use super::core::{Convex, Core};
 use super::manifold::{Frame, Manifold};
 use super::polygons::collide_cores;
+use super::quads::collide_quads;
 use crate::geometry::Shape;
 use crate::math::{Transform, Vec2};
 
@@ -57,7 +58,11 @@ pub fn collide(
 fn collide_convex(shape_a: &Shape, xf_a: Transform, shape_b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
     let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
     if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (shape_a, shape_b) {
-        // The common pair (boxes on boxes): the cores are built in place, not moved through `Convex`.
+        if pa.vertices().len() == 4 && pb.vertices().len() == 4 {
+            // The common pair (boxes on boxes): cores in lanes.
+            return collide_quads(pa, &frame, pb, xf_b, speculative);
+        }
+        // Other polygon pairs: the cores are built in place, not moved through `Convex`.
         let (a, b) = (Core::polygon(pa, frame.local_a()), Core::polygon(pb, frame.local(xf_b)));
         return frame.finish(&collide_cores(&a, &b, speculative));
     }
