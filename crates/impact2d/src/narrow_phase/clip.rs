@@ -114,7 +114,7 @@ fn merge_close_points(manifold: &mut LocalManifold, tangent: Vec2) {
 
 /// The cosine and sine of the angle between the incident edge and the reference face: the
 /// angle between `-normal` and the incident edge's normal `incident_normal`.
-fn tilt(normal: Vec2, incident_normal: Vec2) -> (f32, f32) {
+pub(crate) fn tilt(normal: Vec2, incident_normal: Vec2) -> (f32, f32) {
     let cos = (-normal.dot(incident_normal)).clamp(0.0, 1.0);
     (cos, (1.0 - cos * cos).max(0.0).sqrt())
 }
@@ -124,7 +124,7 @@ fn tilt(normal: Vec2, incident_normal: Vec2) -> (f32, f32) {
 /// of cosine `cos` and sine `sin`, rounded by `radius`. Near the deeper end the line meets
 /// that end's round cap (`radius` right below the end itself); farther up it meets the
 /// rounded flat side, `radius / cos` below.
-fn rounded_reach(radius: f32, along: f32, cos: f32, sin: f32) -> f32 {
+pub(crate) fn rounded_reach(radius: f32, along: f32, cos: f32, sin: f32) -> f32 {
     if radius == 0.0 {
         0.0
     } else if along * cos >= radius * sin {

@@ -52,12 +52,7 @@ impl Lanes {
     /// scalar mapping's operations in the same order per lane.
     #[inline]
     pub fn quad(p: &Polygon, xf: Transform) -> Lanes {
-        let (v, n) = (p.vertices(), p.normals());
-        let column = |a: &[Vec2], y: bool| {
-            let c = |i: usize| if y { a[i].y } else { a[i].x };
-            Vec4::new(c(0), c(1), c(2), c(3))
-        };
-        let (vx, vy, nx, ny) = (column(v, false), column(v, true), column(n, false), column(n, true));
+        let ((vx, vy), (nx, ny)) = (columns(p.vertices()), columns(p.normals()));
         let (px, py) = (Vec4::splat(xf.p.x), Vec4::splat(xf.p.y));
         if xf.q.c == 1.0 && xf.q.s == 0.0 {
             // Shape A of a pair is only translated into the pair's frame: skip the rotation.
@@ -100,6 +95,26 @@ impl Lanes {
     #[inline]
     fn distances(&self, x: f32, y: f32) -> Vec4 {
         self.nx * (Vec4::splat(x) - self.vx) + self.ny * (Vec4::splat(y) - self.vy)
+    }
+}
+
+/// The x and y columns of the first four of `points` (which has at least four), loaded as two
+/// rows and shuffled (exact moves).
+#[inline(always)]
+fn columns(points: &[Vec2]) -> (Vec4, Vec4) {
+    let p = &points[..4];
+    let (lo, hi) = (Vec4::new(p[0].x, p[0].y, p[1].x, p[1].y), Vec4::new(p[2].x, p[2].y, p[3].x, p[3].y));
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_shuffle_ps};
+        let (lo, hi) = (__m128::from(lo), __m128::from(hi));
+        // SAFETY: SSE is part of every x86-64 target; these are register shuffles only.
+        let (x, y) = unsafe { (_mm_shuffle_ps::<0b10_00_10_00>(lo, hi), _mm_shuffle_ps::<0b11_01_11_01>(lo, hi)) };
+        (Vec4::from(x), Vec4::from(y))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (Vec4::new(lo.x, lo.z, hi.x, hi.z), Vec4::new(lo.y, lo.w, hi.y, hi.w))
     }
 }
 

@@ -5,12 +5,13 @@
 //!
 //! Source: as `polygons.rs` (Catto's `b2CollidePolygons` in Box2D v3).
 
+use super::clip::{rounded_reach, tilt};
 use super::core::{Core, Corners, Lanes};
-use super::manifold::{Frame, Manifold, is_within};
+use super::manifold::{Frame, LocalPoint, Manifold, ManifoldPoint, feature_id, is_within};
 use super::polygons::{apart_cores, touching_cores};
 use crate::geometry::Polygon;
 use crate::math::{Transform, Vec2};
-use crate::settings::MANIFOLD_TOUCHING_GAP;
+use crate::settings::{MANIFOLD_MERGE_DISTANCE, MANIFOLD_REFERENCE_TOLERANCE, MANIFOLD_TOUCHING_GAP};
 
 /// A four-vertex polygon core in the local frame of a pair: vertices and edge normals in
 /// lanes, and the rounding radius (meters).
@@ -31,12 +32,13 @@ impl Quad {
 impl Corners for Quad {
     #[inline]
     fn vertex(&self, i: usize) -> Vec2 {
-        Vec2::new(self.lanes.vx[i & 3], self.lanes.vy[i & 3])
+        // Read through the lanes' memory (`Vec4`'s own indexing is a jump over the lanes).
+        Vec2::new(self.lanes.vx.as_ref()[i & 3], self.lanes.vy.as_ref()[i & 3])
     }
 
     #[inline]
     fn normal(&self, i: usize) -> Vec2 {
-        Vec2::new(self.lanes.nx[i & 3], self.lanes.ny[i & 3])
+        Vec2::new(self.lanes.nx.as_ref()[i & 3], self.lanes.ny.as_ref()[i & 3])
     }
 
     #[inline]
@@ -79,13 +81,92 @@ pub(crate) fn collide_quads(pa: &Polygon, frame: &Frame, pb: &Polygon, xf_b: Tra
     if !(is_within(separation_a, limit) && is_within(separation_b, limit)) {
         return Manifold::EMPTY;
     }
-    let local = if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
+    if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
         // Apart (about one pair in ten in a pyramid): the closest features of the full cores.
         let core_a = Core::from_lanes(a.lanes, a.radius, local_a.apply(pa.centroid()));
         let core_b = Core::from_lanes(b.lanes, b.radius, local_b.apply(pb.centroid()));
-        apart_cores(&core_a, edge_a, &core_b, edge_b, speculative)
-    } else {
-        touching_cores(&a, edge_a, separation_a, &b, edge_b, separation_b, speculative)
+        return frame.finish(&apart_cores(&core_a, edge_a, &core_b, edge_b, speculative));
+    }
+    let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
+    let (reference, edge, incident) = if flip { (&b, edge_b, &a) } else { (&a, edge_a, &b) };
+    touching_quads(frame, reference, edge, incident, flip, speculative).unwrap_or_else(|| {
+        // The incident edge misses the reference face's slab, or no end is near: the general
+        // path's fallback (the incident core's deepest vertex).
+        frame.finish(&touching_cores(&a, edge_a, separation_a, &b, edge_b, separation_b, speculative))
+    })
+}
+
+/// `touching_cores` then `Frame::finish` for two quads, reference edge `edge` of `reference`
+/// against `incident` (`flip`: the reference is B): the incident edge clipped to the reference
+/// face's slab (`clip_faces`, with its operations in its order) and the points written to the
+/// world as they come. `None` when the clip leaves no point.
+// Not inlined: in its own function the clip spills fewer registers (measured: about 13
+// instructions fewer per pair).
+#[inline(never)]
+fn touching_quads(
+    frame: &Frame,
+    reference: &Quad,
+    edge: usize,
+    incident: &Quad,
+    flip: bool,
+    speculative: f32,
+) -> Option<Manifold> {
+    let normal = reference.normal(edge);
+    let incident_edge = incident.lanes.incident_edge(normal);
+    // The incident edge clipped to the slab between the reference edge's side planes.
+    let (r1, r2) = (reference.vertex(edge), reference.vertex(edge + 1));
+    let tangent = normal.perp();
+    let length = tangent.dot(r2 - r1);
+    let (j1, j2) = (incident_edge, (incident_edge + 1) & 3);
+    let (w1, w2) = (incident.vertex(j1), incident.vertex(j2));
+    let (u1, u2) = (tangent.dot(w1 - r1), tangent.dot(w2 - r1));
+    let ((lo, u_lo, j_lo), (hi, u_hi, j_hi)) =
+        if u1 <= u2 { ((w1, u1, j1), (w2, u2, j2)) } else { ((w2, u2, j2), (w1, u1, j1)) };
+    if !(u_hi >= 0.0 && u_lo <= length) {
+        return None;
+    }
+    let span = u_hi - u_lo;
+    let lower = if u_lo < 0.0 && span > 0.0 { lo + (hi - lo) * (-u_lo / span) } else { lo };
+    let upper = if u_hi > length && span > 0.0 { lo + (hi - lo) * ((length - u_lo) / span) } else { hi };
+    let deep = if normal.dot(lo - r1) <= normal.dot(hi - r1) { lo } else { hi };
+    // Each end's separation and midpoint between the rounded surfaces. A sharp incident core
+    // reaches nowhere below its edge (`rounded_reach` is zero): no tilt, no distances.
+    let sharp = incident.radius == 0.0;
+    let (cos_tilt, sin_tilt) = if sharp { (1.0, 0.0) } else { tilt(normal, incident.normal(incident_edge)) };
+    let end = |p: Vec2, i: usize, j: usize| {
+        let s = normal.dot(p - r1);
+        let reach = if sharp { 0.0 } else { rounded_reach(incident.radius, p.distance(deep), cos_tilt, sin_tilt) };
+        let separation = s - reference.radius - reach;
+        let point = p + normal * (0.5 * (reference.radius - reach - s));
+        let id = if flip { feature_id(j, i) } else { feature_id(i, j) };
+        (separation <= speculative, LocalPoint { point, separation, id })
     };
-    frame.finish(&local)
+    let (keep_lower, lower) = end(lower, edge & 3, j_lo);
+    let (keep_upper, upper) = end(upper, (edge + 1) & 3, j_hi);
+    let (first, second) = match (keep_lower, keep_upper) {
+        // Closer than the merge distance along the face: the deeper one.
+        (true, true) if tangent.dot(upper.point - lower.point).abs() < MANIFOLD_MERGE_DISTANCE => {
+            (if upper.separation < lower.separation { upper } else { lower }, None)
+        }
+        (true, true) => (lower, Some(upper)),
+        (true, false) => (lower, None),
+        (false, true) => (upper, None),
+        (false, false) => return None,
+    };
+    let mut out =
+        Manifold { normal: frame.world_vector(if flip { -normal } else { normal }), count: 1, ..Manifold::EMPTY };
+    out.points[0] = frame.world_point(&first);
+    let mut finite = out.normal.is_finite() && is_finite(&out.points[0]);
+    if let Some(second) = second {
+        out.points[1] = frame.world_point(&second);
+        out.count = 2;
+        finite &= is_finite(&out.points[1]);
+    }
+    Some(if finite { out } else { Manifold::EMPTY })
+}
+
+/// The finiteness test of [`Frame::finish`] for one point.
+#[inline]
+fn is_finite(p: &ManifoldPoint) -> bool {
+    p.point.is_finite() && p.anchor_b.is_finite() && p.separation.is_finite()
 }
