@@ -56,8 +56,9 @@ pub fn collide(
 /// A circle, capsule, segment or polygon A against a circle or any core B. A is a circle
 /// only when B is one too.
 fn collide_convex(shape_a: &Shape, xf_a: Transform, shape_b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
-    let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
     if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (shape_a, shape_b) {
+        // A polygon's `local_origin` is its first vertex.
+        let frame = Frame::new(xf_a, pa.vertices()[0], xf_b);
         if pa.vertices().len() == 4 && pb.vertices().len() == 4 {
             // The common pair (boxes on boxes): cores in lanes.
             return collide_quads(pa, &frame, pb, xf_b, speculative);
@@ -66,6 +67,7 @@ fn collide_convex(shape_a: &Shape, xf_a: Transform, shape_b: &Shape, xf_b: Trans
         let (a, b) = (Core::polygon(pa, frame.local_a()), Core::polygon(pb, frame.local(xf_b)));
         return frame.finish(&collide_cores(&a, &b, speculative));
     }
+    let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
     let a = Convex::of(shape_a, frame.local_a());
     let b = Convex::of(shape_b, frame.local(xf_b));
     let local = match (&a, &b) {

@@ -75,10 +75,15 @@ impl Corners for Quad {
 pub(crate) fn collide_quads(pa: &Polygon, frame: &Frame, pb: &Polygon, xf_b: Transform, speculative: f32) -> Manifold {
     let (local_a, local_b) = (frame.local_a(), frame.local(xf_b));
     let (a, b) = (Quad::new(pa, local_a), Quad::new(pb, local_b));
-    let (edge_a, separation_a) = a.lanes.max_separation(&b.lanes);
-    let (edge_b, separation_b) = b.lanes.max_separation(&a.lanes);
+    // Beyond the radii and the speculative distance along either core's normals: no contact
+    // (B's SAT is skipped when A's already says so).
     let limit = a.radius + b.radius + speculative;
-    if !(is_within(separation_a, limit) && is_within(separation_b, limit)) {
+    let (edge_a, separation_a) = a.lanes.max_separation(&b.lanes);
+    if !is_within(separation_a, limit) {
+        return Manifold::EMPTY;
+    }
+    let (edge_b, separation_b) = b.lanes.max_separation(&a.lanes);
+    if !is_within(separation_b, limit) {
         return Manifold::EMPTY;
     }
     if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
