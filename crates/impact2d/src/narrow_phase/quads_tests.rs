@@ -9,7 +9,7 @@ use super::core::Core;
 use super::manifold::{Frame, Manifold};
 use super::polygons::collide_cores;
 use super::quads::collide_quads;
-use crate::geometry::{Polygon, Shape, make_offset_rounded_box};
+use crate::geometry::{Polygon, Shape, make_box, make_offset_rounded_box};
 use crate::math::{Transform, Vec2};
 use crate::settings::SPECULATIVE_DISTANCE;
 use rand::{RngExt, SeedableRng};
@@ -107,12 +107,31 @@ fn any_angle(rng: &mut ChaCha8Rng) -> (Polygon, Transform, Polygon, Transform) {
     (pa, xf_a, pb, xf_b)
 }
 
+/// A box corner poking into a box's face at the face's end, turned so that the edge through
+/// it leaves the face's slab: clipping keeps no point and the deepest vertex is the contact.
+fn corner_poke(rng: &mut ChaCha8Rng) -> (Polygon, Transform, Polygon, Transform) {
+    let ((pa, ha), _) = (random_box(rng), ());
+    let hb = Vec2::new(rng.random_range(0.05f32..1.0), rng.random_range(0.05f32..1.0));
+    let pb = make_offset_rounded_box(hb.x, hb.y, Vec2::ZERO, 0.0, 0.0).unwrap();
+    let xf_a = random_pose(rng);
+    let turn = rng.random_range(0.2f32..1.35);
+    // B's lowest corner (its vertex 0 turned by `turn`) just below A's +y face, near its end.
+    let corner = crate::math::Rot::from_angle(turn).rotate(Vec2::new(-hb.x, -hb.y));
+    let target = Vec2::new(ha.x + rng.random_range(-0.1f32..0.1), ha.y + pa.radius() - rng.random_range(0.0f32..0.02));
+    let xf_b = Transform { p: xf_a.apply(target - corner), q: crate::math::Rot::from_angle(xf_a.q.angle() + turn) };
+    (pa, xf_a, pb, xf_b)
+}
+
 #[test]
 fn four_vertex_pairs_match_the_general_path_bit_for_bit() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xb0b0);
     let (mut empty, mut one, mut two, mut speculative, mut deep) = (0, 0, 0, 0, 0);
     for i in 0..40_000 {
-        let (pa, xf_a, pb, xf_b) = if i % 2 == 0 { face_on_face(&mut rng) } else { any_angle(&mut rng) };
+        let (pa, xf_a, pb, xf_b) = match i % 4 {
+            0 | 2 => face_on_face(&mut rng),
+            1 => any_angle(&mut rng),
+            _ => corner_poke(&mut rng),
+        };
         let expected = general(&pa, xf_a, &pb, xf_b);
         let frame = Frame::new(xf_a, pa.vertices()[0], xf_b);
         let quads = collide_quads(&pa, &frame, &pb, xf_b, SPECULATIVE_DISTANCE);
@@ -131,4 +150,31 @@ fn four_vertex_pairs_match_the_general_path_bit_for_bit() {
     // The sample reaches every outcome (so the comparison covers every branch it can).
     let counts = [empty, one, two, speculative, deep];
     assert!(counts.iter().all(|&c| c > 1000), "empty, one, two, speculative, deep: {counts:?}");
+}
+
+/// Two corner pokes (found by searching 400,000 random ones) whose clip keeps no point, so the
+/// lanes path falls back to the general deepest-vertex contact: compared bit for bit too.
+#[test]
+fn four_vertex_pairs_without_clipped_points_match_the_general_path() {
+    let xf = |x: f32, y: f32, c: f32, s: f32| Transform { p: Vec2::new(x, y), q: crate::math::Rot { c, s } };
+    let cases = [
+        (
+            make_offset_rounded_box(1.1370409, 0.62253225, Vec2::ZERO, 0.0, 0.012017422).unwrap(),
+            xf(1.4161005, -2.4566853, 0.9911426, -0.1328022),
+            make_box(0.86532485, 0.7224864).unwrap(),
+            xf(2.887464, -0.8950424, 0.8016399, 0.5978072),
+        ),
+        (
+            make_box(1.7358165, 1.4957634).unwrap(),
+            xf(-0.35403442, 0.025094748, 0.98825556, -0.15281016),
+            make_box(0.18962605, 0.94222283).unwrap(),
+            xf(1.6182606, 2.1983237, 0.9857081, 0.16846204),
+        ),
+    ];
+    for (pa, xf_a, pb, xf_b) in cases {
+        let expected = general(&pa, xf_a, &pb, xf_b);
+        assert_eq!(expected.count, 1, "{expected:?}");
+        let frame = Frame::new(xf_a, pa.vertices()[0], xf_b);
+        assert_eq!(bits(&collide_quads(&pa, &frame, &pb, xf_b, SPECULATIVE_DISTANCE)), bits(&expected));
+    }
 }
