@@ -1,7 +1,9 @@
 //! Four-vertex polygons (boxes) against each other: the polygon path of `polygons.rs` on
 //! cores kept in four SIMD lanes, with the same operations in the same order, so the manifold
-//! is the same bit for bit; only the work around it is less (no eight-slot cores built for
-//! pairs that touch, no dispatch over core sizes).
+//! is the same bit for bit; only the work around it is less: no eight-slot cores for pairs
+//! that touch, no dispatch over core sizes, and touching pairs clipped and written to the
+//! world in one function (no local manifold in between). Pairs that are apart, and the rare
+//! touching pair whose clip keeps no point, go through the general functions.
 //!
 //! Source: as `polygons.rs` (Catto's `b2CollidePolygons` in Box2D v3).
 
