@@ -4,7 +4,7 @@
 //! v3, "Contact Manifolds", GDC 2007) and Ericson, Real-Time Collision Detection, 5.2 and
 //! 8.3.
 
-use super::core::Core;
+use super::core::Corners;
 use super::manifold::{LocalManifold, LocalPoint, feature_id};
 use crate::math::Vec2;
 use crate::settings::MANIFOLD_MERGE_DISTANCE;
@@ -19,10 +19,10 @@ use crate::settings::MANIFOLD_MERGE_DISTANCE;
 /// The normal is the reference face normal; `flip` says the reference core is B, in which
 /// case the manifold is returned from A to B. Returns an empty manifold when the incident
 /// edge lies outside the slab or every point is too far.
-pub(crate) fn clip_faces(
-    reference: &Core,
+pub(crate) fn clip_faces<R: Corners, I: Corners>(
+    reference: &R,
     reference_edge: usize,
-    incident: &Core,
+    incident: &I,
     incident_edge: usize,
     flip: bool,
     speculative: f32,
@@ -30,17 +30,17 @@ pub(crate) fn clip_faces(
     let Some(ends) = clip_to_slab(reference, reference_edge, incident, incident_edge) else {
         return LocalManifold::EMPTY;
     };
-    let normal = reference.normals[reference_edge];
-    let r1 = reference.vertices[reference_edge];
-    let (cos_tilt, sin_tilt) = tilt(normal, incident.normals[incident_edge]);
+    let normal = reference.normal(reference_edge);
+    let r1 = reference.vertex(reference_edge);
+    let (cos_tilt, sin_tilt) = tilt(normal, incident.normal(incident_edge));
     let mut manifold = LocalManifold { normal, ..LocalManifold::EMPTY };
     for end in [ends.lower, ends.upper] {
         let s = normal.dot(end.point - r1);
-        let reach = rounded_reach(incident.radius, end.point.distance(ends.deep), cos_tilt, sin_tilt);
-        let separation = s - reference.radius - reach;
+        let reach = rounded_reach(incident.radius(), end.point.distance(ends.deep), cos_tilt, sin_tilt);
+        let separation = s - reference.radius() - reach;
         if separation <= speculative {
             // Midway between the reference surface and the incident surface.
-            let point = end.point + normal * (0.5 * (reference.radius - reach - s));
+            let point = end.point + normal * (0.5 * (reference.radius() - reach - s));
             manifold.push(LocalPoint { point, separation, id: feature_id(end.reference_vertex, end.incident_vertex) });
         }
     }
@@ -69,16 +69,21 @@ struct ClippedEdge {
 
 /// Clips the incident edge to the slab between the side planes of the reference edge;
 /// `None` when it lies outside (or the input is not finite).
-fn clip_to_slab(reference: &Core, reference_edge: usize, incident: &Core, incident_edge: usize) -> Option<ClippedEdge> {
+fn clip_to_slab<R: Corners, I: Corners>(
+    reference: &R,
+    reference_edge: usize,
+    incident: &I,
+    incident_edge: usize,
+) -> Option<ClippedEdge> {
     let (i1, i2) = (reference_edge, reference.next(reference_edge));
-    let (r1, r2) = (reference.vertices[i1], reference.vertices[i2]);
-    let normal = reference.normals[reference_edge];
+    let (r1, r2) = (reference.vertex(i1), reference.vertex(i2));
+    let normal = reference.normal(reference_edge);
     // Along the reference edge, from r1 to r2 (the left perpendicular of the normal).
     let tangent = normal.perp();
     let length = tangent.dot(r2 - r1);
     // The incident edge's ends, ordered along the tangent.
     let (j1, j2) = (incident_edge, incident.next(incident_edge));
-    let (w1, w2) = (incident.vertices[j1], incident.vertices[j2]);
+    let (w1, w2) = (incident.vertex(j1), incident.vertex(j2));
     let (u1, u2) = (tangent.dot(w1 - r1), tangent.dot(w2 - r1));
     let ((lo, u_lo, j_lo), (hi, u_hi, j_hi)) =
         if u1 <= u2 { ((w1, u1, j1), (w2, u2, j2)) } else { ((w2, u2, j2), (w1, u1, j1)) };
@@ -109,7 +114,7 @@ fn merge_close_points(manifold: &mut LocalManifold, tangent: Vec2) {
 
 /// The cosine and sine of the angle between the incident edge and the reference face: the
 /// angle between `-normal` and the incident edge's normal `incident_normal`.
-fn tilt(normal: Vec2, incident_normal: Vec2) -> (f32, f32) {
+pub(crate) fn tilt(normal: Vec2, incident_normal: Vec2) -> (f32, f32) {
     let cos = (-normal.dot(incident_normal)).clamp(0.0, 1.0);
     (cos, (1.0 - cos * cos).max(0.0).sqrt())
 }
@@ -119,7 +124,7 @@ fn tilt(normal: Vec2, incident_normal: Vec2) -> (f32, f32) {
 /// of cosine `cos` and sine `sin`, rounded by `radius`. Near the deeper end the line meets
 /// that end's round cap (`radius` right below the end itself); farther up it meets the
 /// rounded flat side, `radius / cos` below.
-fn rounded_reach(radius: f32, along: f32, cos: f32, sin: f32) -> f32 {
+pub(crate) fn rounded_reach(radius: f32, along: f32, cos: f32, sin: f32) -> f32 {
     if radius == 0.0 {
         0.0
     } else if along * cos >= radius * sin {

@@ -5,6 +5,7 @@ use super::circles::{circles, core_and_circle};
 use super::core::{Convex, Core};
 use super::manifold::{Frame, Manifold};
 use super::polygons::collide_cores;
+use super::quads::collide_quads;
 use crate::geometry::Shape;
 use crate::math::{Transform, Vec2};
 
@@ -55,12 +56,18 @@ pub fn collide(
 /// A circle, capsule, segment or polygon A against a circle or any core B. A is a circle
 /// only when B is one too.
 fn collide_convex(shape_a: &Shape, xf_a: Transform, shape_b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
-    let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
     if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (shape_a, shape_b) {
-        // The common pair (boxes on boxes): the cores are built in place, not moved through `Convex`.
+        // A polygon's `local_origin` is its first vertex.
+        let frame = Frame::new(xf_a, pa.vertices()[0], xf_b);
+        if pa.vertices().len() == 4 && pb.vertices().len() == 4 {
+            // The common pair (boxes on boxes): cores in lanes.
+            return collide_quads(pa, &frame, pb, xf_b, speculative);
+        }
+        // Other polygon pairs: the cores are built in place, not moved through `Convex`.
         let (a, b) = (Core::polygon(pa, frame.local_a()), Core::polygon(pb, frame.local(xf_b)));
         return frame.finish(&collide_cores(&a, &b, speculative));
     }
+    let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
     let a = Convex::of(shape_a, frame.local_a());
     let b = Convex::of(shape_b, frame.local(xf_b));
     let local = match (&a, &b) {
@@ -85,6 +92,8 @@ fn local_origin(shape: &Shape) -> Vec2 {
     }
 }
 
+/// True when every number of `xf` is finite (tested in four lanes at once).
+#[inline]
 fn is_finite(xf: Transform) -> bool {
-    xf.p.is_finite() && xf.q.c.is_finite() && xf.q.s.is_finite()
+    glam::Vec4::new(xf.p.x, xf.p.y, xf.q.c, xf.q.s).is_finite()
 }

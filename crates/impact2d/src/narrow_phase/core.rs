@@ -47,6 +47,137 @@ impl Lanes {
             ny: Vec4::new(n(0).y, n(1).y, n(2).y, n(3).y),
         }
     }
+
+    /// The four vertices and normals of polygon `p` (which has four) mapped by `xf`, with the
+    /// scalar mapping's operations in the same order per lane.
+    #[inline]
+    pub fn quad(p: &Polygon, xf: Transform) -> Lanes {
+        let ((vx, vy), (nx, ny)) = (columns(p.vertices()), columns(p.normals()));
+        let (px, py) = (Vec4::splat(xf.p.x), Vec4::splat(xf.p.y));
+        if xf.q.c == 1.0 && xf.q.s == 0.0 {
+            // Shape A of a pair is only translated into the pair's frame: skip the rotation.
+            Lanes { vx: vx + px, vy: vy + py, nx, ny }
+        } else {
+            let (c, s) = (Vec4::splat(xf.q.c), Vec4::splat(xf.q.s));
+            Lanes { vx: (c * vx - s * vy) + px, vy: (s * vx + c * vy) + py, nx: c * nx - s * ny, ny: s * nx + c * ny }
+        }
+    }
+
+    /// The lane of the normal most anti-parallel to `normal` (the first least `normal · n`):
+    /// [`Core::incident_edge`] in lanes. Padding lanes repeat normal 0, so they never win.
+    #[inline]
+    pub fn incident_edge(&self, normal: Vec2) -> usize {
+        let d = Vec4::splat(normal.x) * self.nx + Vec4::splat(normal.y) * self.ny;
+        let mut best = (0, f32::INFINITY);
+        for (i, &d) in d.to_array().iter().enumerate() {
+            if d < best.1 {
+                best = (i, d);
+            }
+        }
+        best.0
+    }
+
+    /// [`max_separation`] of these edges against `other`'s four vertices (padding repeats
+    /// vertex 0): each lane keeps the least `n · (v - origin)` over the vertices, with the scalar
+    /// loop's operations; the edge is then picked in the scalar loop's order (the first
+    /// greatest). Padding lanes repeat edge 0 and are never picked.
+    #[inline]
+    pub fn max_separation(&self, other: &Lanes) -> (usize, f32) {
+        let (xs, ys) = (other.vx.to_array(), other.vy.to_array());
+        let mut least = Vec4::INFINITY;
+        for j in 0..4 {
+            least = least.min(self.distances(xs[j], ys[j]));
+        }
+        first_greatest(least)
+    }
+
+    /// The signed distances `n · (v - origin)` of the point (`x`, `y`) to the four edge lines.
+    #[inline]
+    fn distances(&self, x: f32, y: f32) -> Vec4 {
+        self.nx * (Vec4::splat(x) - self.vx) + self.ny * (Vec4::splat(y) - self.vy)
+    }
+}
+
+/// The x and y columns of the first four of `points` (which has at least four), loaded as two
+/// rows and shuffled (exact moves).
+#[inline(always)]
+fn columns(points: &[Vec2]) -> (Vec4, Vec4) {
+    let p = &points[..4];
+    let (lo, hi) = (Vec4::new(p[0].x, p[0].y, p[1].x, p[1].y), Vec4::new(p[2].x, p[2].y, p[3].x, p[3].y));
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_shuffle_ps};
+        let (lo, hi) = (__m128::from(lo), __m128::from(hi));
+        // SAFETY: SSE is part of every x86-64 target; these are register shuffles only.
+        let (x, y) = unsafe { (_mm_shuffle_ps::<0b10_00_10_00>(lo, hi), _mm_shuffle_ps::<0b11_01_11_01>(lo, hi)) };
+        (Vec4::from(x), Vec4::from(y))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (Vec4::new(lo.x, lo.z, hi.x, hi.z), Vec4::new(lo.y, lo.w, hi.y, hi.w))
+    }
+}
+
+/// The first lane holding the greatest value, and that value.
+#[inline]
+fn first_greatest(lanes: Vec4) -> (usize, f32) {
+    let mut best = (0, f32::NEG_INFINITY);
+    for (i, &s) in lanes.to_array().iter().enumerate() {
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best
+}
+
+/// What clipping and the touching-core path read of a core: its vertices, edge normals and
+/// radius. Implemented by [`Core`] and by the four-vertex cores of box pairs, so one clipping
+/// routine serves both with the same operations.
+pub(crate) trait Corners {
+    /// Vertex `i` (local frame).
+    fn vertex(&self, i: usize) -> Vec2;
+    /// The outward unit normal of the edge from vertex `i` to the next.
+    fn normal(&self, i: usize) -> Vec2;
+    /// The index of the vertex after `i`.
+    fn next(&self, i: usize) -> usize;
+    /// Rounding radius (meters).
+    fn radius(&self) -> f32;
+    /// The edge whose normal is most anti-parallel to `normal` (see [`Core::incident_edge`]).
+    fn incident_edge(&self, normal: Vec2) -> usize;
+    /// The vertex deepest along `-normal` relative to `origin` (see [`Core::deepest`]).
+    fn deepest(&self, normal: Vec2, origin: Vec2) -> (usize, f32);
+}
+
+impl Corners for Core {
+    #[inline]
+    fn vertex(&self, i: usize) -> Vec2 {
+        self.vertices[i]
+    }
+
+    #[inline]
+    fn normal(&self, i: usize) -> Vec2 {
+        self.normals[i]
+    }
+
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        Core::next(self, i)
+    }
+
+    #[inline]
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    #[inline]
+    fn incident_edge(&self, normal: Vec2) -> usize {
+        Core::incident_edge(self, normal)
+    }
+
+    #[inline]
+    fn deepest(&self, normal: Vec2, origin: Vec2) -> (usize, f32) {
+        Core::deepest(self, normal, origin)
+    }
 }
 
 /// A shape in the local frame of a pair.
@@ -120,30 +251,23 @@ impl Core {
         self
     }
 
-    /// [`Core::polygon`] for four vertices (boxes): mapped in lanes, with the scalar mapping's
-    /// operations in the same order per lane, then written out as vertices and normals.
+    /// [`Core::polygon`] for four vertices (boxes): mapped in lanes ([`Lanes::quad`]), then
+    /// written out as vertices and normals.
     #[inline]
     fn quad(p: &Polygon, xf: Transform) -> Core {
-        let (v, n) = (p.vertices(), p.normals());
-        let column = |a: &[Vec2], y: bool| {
-            let c = |i: usize| if y { a[i].y } else { a[i].x };
-            Vec4::new(c(0), c(1), c(2), c(3))
-        };
-        let (vx, vy, nx, ny) = (column(v, false), column(v, true), column(n, false), column(n, true));
-        let (px, py) = (Vec4::splat(xf.p.x), Vec4::splat(xf.p.y));
-        let lanes = if xf.q.c == 1.0 && xf.q.s == 0.0 {
-            // Shape A of a pair is only translated into the pair's frame: skip the rotation.
-            Lanes { vx: vx + px, vy: vy + py, nx, ny }
-        } else {
-            let (c, s) = (Vec4::splat(xf.q.c), Vec4::splat(xf.q.s));
-            Lanes { vx: (c * vx - s * vy) + px, vy: (s * vx + c * vy) + py, nx: c * nx - s * ny, ny: s * nx + c * ny }
-        };
+        Core::from_lanes(Lanes::quad(p, xf), p.radius(), xf.apply(p.centroid()))
+    }
+
+    /// The four-vertex core whose vertices and normals are `lanes`, with `radius` (meters) and
+    /// area `centroid` (local frame).
+    #[inline]
+    pub fn from_lanes(lanes: Lanes, radius: f32, centroid: Vec2) -> Core {
         let mut core = Core {
             vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
             normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
             count: 4,
-            radius: p.radius(),
-            centroid: xf.apply(p.centroid()),
+            radius,
+            centroid,
             lanes,
         };
         let (lvx, lvy, lnx, lny) = (lanes.vx.to_array(), lanes.vy.to_array(), lanes.nx.to_array(), lanes.ny.to_array());
@@ -205,15 +329,7 @@ impl Core {
     /// reference face with that normal. It holds the vertex deepest along `-normal`.
     pub fn incident_edge(&self, normal: Vec2) -> usize {
         if self.count <= 4 {
-            // The four normals in lanes; padding lanes repeat normal 0, so they never win.
-            let d = Vec4::splat(normal.x) * self.lanes.nx + Vec4::splat(normal.y) * self.lanes.ny;
-            let mut best = (0, f32::INFINITY);
-            for (i, &d) in d.to_array().iter().enumerate() {
-                if d < best.1 {
-                    best = (i, d);
-                }
-            }
-            return best.0;
+            return self.lanes.incident_edge(normal);
         }
         let mut best = (0, f32::INFINITY);
         for (i, &n) in self.normals[..self.count].iter().enumerate() {
@@ -272,31 +388,14 @@ fn max_separation_wide(reference: &Core, other: &Core) -> (usize, f32) {
 }
 
 /// [`max_separation`] for a reference core of at most four edges (boxes, capsules, segments),
-/// with its edges in four lanes: each lane keeps the least `n · (v - origin)` over `other`'s
-/// vertices, with the scalar loop's operations; the edge is then picked in the scalar loop's
-/// order (the first greatest). Unused lanes repeat edge 0 and are never picked.
+/// with its edges in four lanes ([`Lanes::max_separation`] when `other` has lanes too).
 fn max_separation_edge_lanes(reference: &Core, other: &Core) -> (usize, f32) {
-    let Lanes { vx: ox, vy: oy, nx, ny } = reference.lanes;
-    let distances = |x: f32, y: f32| nx * (Vec4::splat(x) - ox) + ny * (Vec4::splat(y) - oy);
-    let mut least = Vec4::INFINITY;
     if other.count <= 4 {
-        // Four vertices from the lanes (padding repeats vertex 0): no loop count to test.
-        let (xs, ys) = (other.lanes.vx.to_array(), other.lanes.vy.to_array());
-        for j in 0..4 {
-            least = least.min(distances(xs[j], ys[j]));
-        }
-    } else {
-        for v in &other.vertices[..other.count] {
-            least = least.min(distances(v.x, v.y));
-        }
+        return reference.lanes.max_separation(&other.lanes);
     }
-    // Lanes past the reference's count repeat lane 0, so they never win over it.
-    let least = least.to_array();
-    let mut best = (0, f32::NEG_INFINITY);
-    for (i, &s) in least.iter().enumerate() {
-        if s > best.1 {
-            best = (i, s);
-        }
+    let mut least = Vec4::INFINITY;
+    for v in &other.vertices[..other.count] {
+        least = least.min(reference.lanes.distances(v.x, v.y));
     }
-    best
+    first_greatest(least)
 }

@@ -203,16 +203,28 @@ impl Frame {
         let mut out = Manifold { normal: q.rotate(local.normal), count: local.count.min(2), ..Manifold::EMPTY };
         let mut finite = out.normal.is_finite();
         for (o, l) in out.points.iter_mut().zip(&local.points[..local.count.min(2)]) {
-            let anchor_a = q.rotate(l.point + self.origin);
-            *o = ManifoldPoint {
-                point: self.pa + anchor_a,
-                anchor_a,
-                anchor_b: anchor_a + self.a_minus_b,
-                separation: l.separation,
-                id: l.id,
-            };
+            *o = self.world_point(l);
             finite &= o.point.is_finite() && o.anchor_b.is_finite() && o.separation.is_finite();
         }
         if finite { out } else { Manifold::EMPTY }
+    }
+
+    /// The world point of local point `l`, with its anchors.
+    #[inline]
+    pub fn world_point(&self, l: &LocalPoint) -> ManifoldPoint {
+        let anchor_a = self.to_world.q.rotate(l.point + self.origin);
+        ManifoldPoint {
+            point: self.pa + anchor_a,
+            anchor_a,
+            anchor_b: anchor_a + self.a_minus_b,
+            separation: l.separation,
+            id: l.id,
+        }
+    }
+
+    /// The world direction of local direction `v`.
+    #[inline]
+    pub fn world_vector(&self, v: Vec2) -> Vec2 {
+        self.to_world.q.rotate(v)
     }
 }

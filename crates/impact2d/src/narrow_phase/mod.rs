@@ -27,6 +27,7 @@
 //! | `core.rs` | shapes as circles or polygon cores with a radius (capsules and segments have two vertices) |
 //! | `circles.rs` | circle against circle, capsule, segment, polygon |
 //! | `polygons.rs` | polygon, capsule and segment against each other (SAT, closest features, clipping) |
+//! | `quads.rs` | four-vertex polygons (boxes) against each other: the polygon path in lanes, bit for bit |
 //! | `clip.rs` | reference/incident face clipping |
 //! | `chains.rs` | one-sided chain segments with ghost vertices, against everything |
 //! | `tiles.rs` | rows of separate tiles that should act as one surface |
@@ -43,6 +44,9 @@ mod collide;
 mod core;
 mod manifold;
 mod polygons;
+mod quads;
+#[cfg(test)]
+mod quads_tests;
 #[cfg(test)]
 mod tests;
 mod tiles;

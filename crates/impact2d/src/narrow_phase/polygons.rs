@@ -26,7 +26,7 @@
 //! sit midway between the rounded surfaces.
 
 use super::clip::clip_faces;
-use super::core::{Core, max_separation};
+use super::core::{Core, Corners, max_separation};
 use super::manifold::{LocalManifold, LocalPoint, feature_id, is_within};
 use crate::math::Vec2;
 use crate::query::{SegmentDistance, segment_distance};
@@ -45,21 +45,28 @@ pub(crate) fn collide_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifo
         return LocalManifold::EMPTY;
     }
     if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
-        let Some(pair_a) = edge_pair(a, edge_a, b, false) else { return LocalManifold::EMPTY };
-        // Faces lying on each other make the same pair both ways: measure it once.
-        let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normals[edge_b]) == edge_a;
-        let pair = if same {
-            pair_a
-        } else {
-            match edge_pair(b, edge_b, a, true) {
-                Some(pair_b) if pair_b.closest.distance_squared < pair_a.closest.distance_squared => pair_b,
-                _ => pair_a,
-            }
-        };
-        closest_features(&pair, speculative)
+        apart_cores(a, edge_a, b, edge_b, speculative)
     } else {
         touching_cores(a, edge_a, separation_a, b, edge_b, separation_b, speculative)
     }
+}
+
+/// Cores apart (their SAT separation beyond [`MANIFOLD_TOUCHING_GAP`]): the manifold from
+/// their closest features, which lie on edge `edge_a` of `a` (its edge of greatest separation)
+/// and its incident edge of `b`, or on edge `edge_b` of `b` and its incident edge of `a`.
+pub(crate) fn apart_cores(a: &Core, edge_a: usize, b: &Core, edge_b: usize, speculative: f32) -> LocalManifold {
+    let Some(pair_a) = edge_pair(a, edge_a, b, false) else { return LocalManifold::EMPTY };
+    // Faces lying on each other make the same pair both ways: measure it once.
+    let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normals[edge_b]) == edge_a;
+    let pair = if same {
+        pair_a
+    } else {
+        match edge_pair(b, edge_b, a, true) {
+            Some(pair_b) if pair_b.closest.distance_squared < pair_a.closest.distance_squared => pair_b,
+            _ => pair_a,
+        }
+    };
+    closest_features(&pair, speculative)
 }
 
 /// Two segment cores (capsules, segments): their closest points are found directly, since
@@ -80,18 +87,18 @@ fn collide_segment_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold 
 
 /// Cores touching or overlapping: the face of least penetration (A's unless B's is better by
 /// the reference tolerance) is the reference, and the other core's incident edge is clipped.
-fn touching_cores(
-    a: &Core,
+pub(crate) fn touching_cores<C: Corners>(
+    a: &C,
     edge_a: usize,
     separation_a: f32,
-    b: &Core,
+    b: &C,
     edge_b: usize,
     separation_b: f32,
     speculative: f32,
 ) -> LocalManifold {
     let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
     let (reference, edge, incident) = if flip { (b, edge_b, a) } else { (a, edge_a, b) };
-    let incident_edge = incident.incident_edge(reference.normals[edge]);
+    let incident_edge = incident.incident_edge(reference.normal(edge));
     let manifold = clip_faces(reference, edge, incident, incident_edge, flip, speculative);
     if manifold.count > 0 { manifold } else { deepest_point(reference, edge, incident, flip, speculative) }
 }
@@ -179,15 +186,15 @@ fn closest_point(pair: &EdgePair, distance: f32, speculative: f32) -> LocalManif
 
 /// One point at the incident core's deepest vertex below reference edge `edge`: the
 /// contact of overlapping cores whose incident edge misses the reference face's slab.
-fn deepest_point(reference: &Core, edge: usize, incident: &Core, flip: bool, speculative: f32) -> LocalManifold {
-    let normal = reference.normals[edge];
-    let (vertex, s) = incident.deepest(normal, reference.vertices[edge]);
-    let separation = s - reference.radius - incident.radius;
+fn deepest_point<C: Corners>(reference: &C, edge: usize, incident: &C, flip: bool, speculative: f32) -> LocalManifold {
+    let normal = reference.normal(edge);
+    let (vertex, s) = incident.deepest(normal, reference.vertex(edge));
+    let separation = s - reference.radius() - incident.radius();
     if !is_within(separation, speculative) {
         return LocalManifold::EMPTY;
     }
-    let p = incident.vertices[vertex];
-    let point = p + normal * (0.5 * (reference.radius - incident.radius - s));
+    let p = incident.vertex(vertex);
+    let point = p + normal * (0.5 * (reference.radius() - incident.radius() - s));
     let manifold = LocalManifold::single(normal, LocalPoint { point, separation, id: feature_id(edge, vertex) });
     if flip { manifold.flipped() } else { manifold }
 }
