@@ -124,7 +124,9 @@ fn touching_quads(
 ) -> bool {
     let normal = reference.normal(edge);
     let incident_edge = incident.lanes.incident_edge(normal);
-    // The incident edge clipped to the slab between the reference edge's side planes.
+    // The incident edge clipped to the slab between the reference edge's side planes: the
+    // operations of `clip::clip_to_slab`, written out (calling it costs about 0.8 M
+    // instructions per large_pyramid step, +1.8 %, for the same bits).
     let (r1, r2) = (reference.vertex(edge), reference.vertex(edge + 1));
     let tangent = normal.perp();
     let length = tangent.dot(r2 - r1);
