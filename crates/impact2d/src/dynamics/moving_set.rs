@@ -293,9 +293,32 @@ mod tests {
             .collect()
     }
 
-    /// The banded sort and sweep finds exactly the overlapping pairs with a marked box that a
-    /// test of every pair finds, each once, and box queries (also of boxes added after the
-    /// sort) likewise.
+    /// Asserts that `set` (the first `sorted` of `all` sorted with `marked`, the rest added
+    /// after) reports exactly the overlapping sorted pairs with a marked box that a test of
+    /// every pair finds, each once, and that box queries for `queries` find every box of
+    /// `all` overlapping them; returns how many pairs there are.
+    fn assert_as_brute_force(set: &MovingSet, all: &[SweptBox], sorted: u32, marked: fn(u32) -> bool) -> usize {
+        let mut found = Vec::new();
+        set.overlapping_pairs(|i, j| found.push((i.min(j), i.max(j))));
+        found.sort_unstable();
+        let overlap = |i: u32, j: u32| all[i as usize].sweep.overlaps(&all[j as usize].sweep);
+        let expected: Vec<(u32, u32)> = (0..sorted)
+            .flat_map(|i| (i + 1..sorted).map(move |j| (i, j)))
+            .filter(|&(i, j)| (marked(i) || marked(j)) && overlap(i, j))
+            .collect();
+        assert_eq!(found, expected);
+        for q in all.iter().step_by(7) {
+            let mut hits = Vec::new();
+            set.overlapping(&q.sweep, |i| hits.push(i));
+            hits.sort_unstable();
+            let brute: Vec<u32> = (0..all.len() as u32).filter(|&i| all[i as usize].sweep.overlaps(&q.sweep)).collect();
+            assert_eq!(hits, brute);
+        }
+        expected.len()
+    }
+
+    /// The banded sort and sweep finds what a test of every pair finds, also for boxes added
+    /// after the sort.
     #[test]
     fn finds_what_brute_force_finds() {
         for seed in 1..6 {
@@ -304,26 +327,8 @@ mod tests {
             set.boxes.extend_from_slice(&all[..250]);
             set.sort(|i| i % 3 != 0);
             set.boxes.extend_from_slice(&all[250..]);
-            let mut found = Vec::new();
-            set.overlapping_pairs(|i, j| found.push((i.min(j), i.max(j))));
-            let mut expected = Vec::new();
-            for i in 0..250u32 {
-                for j in i + 1..250u32 {
-                    if (i % 3 != 0 || j % 3 != 0) && all[i as usize].sweep.overlaps(&all[j as usize].sweep) {
-                        expected.push((i, j));
-                    }
-                }
-            }
-            found.sort_unstable();
-            assert_eq!(found, expected, "seed {seed}");
-            assert!(expected.len() > 300, "{} pairs", expected.len());
-            for q in &all[..40] {
-                let mut hits = Vec::new();
-                set.overlapping(&q.sweep, |i| hits.push(i));
-                hits.sort_unstable();
-                let brute: Vec<u32> = (0..300u32).filter(|&i| all[i as usize].sweep.overlaps(&q.sweep)).collect();
-                assert_eq!(hits, brute, "seed {seed}");
-            }
+            let pairs = assert_as_brute_force(&set, &all, 250, |i| i % 3 != 0);
+            assert!(pairs > 300, "seed {seed}: {pairs} pairs");
         }
     }
 
@@ -341,26 +346,8 @@ mod tests {
             let mut set = MovingSet::default();
             set.boxes.extend_from_slice(&all);
             set.sort(|i| i % 4 != 1);
-            let mut found = Vec::new();
-            set.overlapping_pairs(|i, j| found.push((i.min(j), i.max(j))));
-            found.sort_unstable();
-            let mut expected = Vec::new();
-            for i in 0..400u32 {
-                for j in i + 1..400u32 {
-                    if (i % 4 != 1 || j % 4 != 1) && all[i as usize].sweep.overlaps(&all[j as usize].sweep) {
-                        expected.push((i, j));
-                    }
-                }
-            }
-            assert_eq!(found, expected, "seed {seed}");
-            assert!(expected.len() > 200, "{} pairs", expected.len());
-            for q in all.iter().step_by(10) {
-                let mut hits = Vec::new();
-                set.overlapping(&q.sweep, |i| hits.push(i));
-                hits.sort_unstable();
-                let brute: Vec<u32> = (0..400u32).filter(|&i| all[i as usize].sweep.overlaps(&q.sweep)).collect();
-                assert_eq!(hits, brute, "seed {seed}");
-            }
+            let pairs = assert_as_brute_force(&set, &all, 400, |i| i % 4 != 1);
+            assert!(pairs > 200, "seed {seed}: {pairs} pairs");
         }
     }
 
