@@ -46,7 +46,7 @@ use super::contact::{mix_friction, mix_restitution};
 use super::events::ContactHitEvent;
 use super::handles::ShapeId;
 use super::handles::{NULL, Slots};
-use super::moving_set::{MovingSet, SweptBox};
+use super::moving_set::{Motion, MovingSet, SweptBox};
 use super::world::{World, WorldDef};
 use crate::broad_phase::ProxyKind;
 use crate::geometry::{Aabb, Shape};
@@ -414,11 +414,10 @@ impl World {
         cc.moving.sort(|i| movers[i].fast);
         cc.pairs.clear();
         let (colliders, pairs, movers, boxes) = (&self.colliders, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
+        // The set has dropped the pairs that move together (most neighbors in a flying pile).
         cc.moving.overlapping_pairs(|i, j| {
             let (a, b) = (&movers[i as usize], &movers[j as usize]);
-            // Cheapest tests first: most neighbors in a flying pile move together.
             let candidate = a.body != b.body
-                && !a.motion.is_slow_against(&b.motion)
                 && colliders[a.shape].filter.should_pair(&colliders[b.shape].filter)
                 && boxes[i as usize].may_meet(&boxes[j as usize]);
             if candidate {
@@ -451,7 +450,7 @@ impl World {
                 continue;
             }
             cc.in_set[index as usize] = true;
-            let (fast, motion, displacement) = (cc.track_of(index).is_some(), Motion::of(b, s), s.c2 - s.c1);
+            let (fast, motion, displacement) = (cc.track_of(index).is_some(), motion_of(b, s), s.c2 - s.c1);
             let mut shape = b.shape_head;
             while shape != NULL {
                 let c = &self.colliders[shape];
@@ -464,8 +463,8 @@ impl World {
                     let start = c.aabb.translated(-displacement).enlarged(turn);
                     let circle = Aabb::new(s.c1 - Vec2::splat(b.max_extent), s.c1 + Vec2::splat(b.max_extent));
                     let start = if turn > 0.0 { intersection(&start, &circle) } else { start };
-                    cc.moving.boxes.push(SweptBox::new(start.enlarged(TOI_TARGET), displacement));
-                    cc.movers.push(Mover { shape, body: index, fast, motion });
+                    cc.moving.push(SweptBox::new(start.enlarged(TOI_TARGET), displacement), motion);
+                    cc.movers.push(Mover { shape, body: index, fast });
                 }
                 shape = c.next;
             }
@@ -490,7 +489,7 @@ impl World {
         let Some(reach) = reach else { return true };
         let (first, budget) = (cc.moving.boxes.len(), fast.saturating_mul(STILL_GATHER_LIMIT));
         let (mut visited, colliders, bodies, in_set) = (0usize, &self.colliders, &self.bodies, &cc.in_set);
-        let (boxes, movers) = (&mut cc.moving.boxes, &mut cc.movers);
+        let (moving, movers) = (&mut cc.moving, &mut cc.movers);
         let tree = self.broad_phase.tree(ProxyKind::Dynamic);
         tree.query_leaves(&reach, |_, fat, user| {
             visited += 1;
@@ -498,13 +497,13 @@ impl World {
             let c = &colliders[shape];
             if !(in_set[c.body as usize] || c.sensor) {
                 let b = &bodies[c.body];
-                boxes.push(SweptBox::new(*fat, Vec2::ZERO));
-                movers.push(Mover { shape, body: c.body, fast: false, motion: Motion::of(b, &b.still_sweep()) });
+                moving.push(SweptBox::new(*fat, Vec2::ZERO), motion_of(b, &b.still_sweep()));
+                movers.push(Mover { shape, body: c.body, fast: false });
             }
             visited <= budget
         });
         if visited > budget {
-            cc.moving.boxes.truncate(first);
+            cc.moving.truncate(first);
             cc.movers.truncate(first);
             return false;
         }
@@ -566,8 +565,8 @@ impl World {
                 let c = &self.colliders[shape];
                 if !c.sensor {
                     let start = start_box(&c.geometry, xf0, &sweep, b.max_extent).enlarged(TOI_TARGET);
-                    cc.moving.boxes.push(SweptBox::new(start, track.c1 - track.c0));
-                    cc.movers.push(Mover { shape, body: track.body, fast: true, motion: Motion::of(b, &sweep) });
+                    cc.moving.push(SweptBox::new(start, track.c1 - track.c0), motion_of(b, &sweep));
+                    cc.movers.push(Mover { shape, body: track.body, fast: true });
                 }
                 shape = c.next;
             }
@@ -893,56 +892,28 @@ fn step_motion_is_slow(bodies: &Slots<Body>, slot: &[u32], tracks: &[Track], a: 
 /// Only for two dynamic bodies: against static and kinematic shapes every tracked motion is
 /// swept, since a body pressed deep into a wall by others may pass it with a small motion.
 fn relative_motion_is_slow(a: &Body, sweep_a: &Sweep, b: &Body, sweep_b: &Sweep) -> bool {
-    Motion::of(a, sweep_a).is_slow_against(&Motion::of(b, sweep_b))
+    motion_of(a, sweep_a).is_slow_against(&motion_of(b, sweep_b))
 }
 
-/// What the relative-motion test needs of a body moving over a sweep.
-#[derive(Clone, Copy, Debug)]
-struct Motion {
-    /// The motion of the center (meters).
-    translation: Vec2,
-    /// How far the rotation moves the body's farthest point (meters).
-    spin: f32,
-    min_extent: f32,
-    bullet: bool,
-    dynamic: bool,
+/// What the relative-motion test needs of a body moving over a sweep (see
+/// [`Motion::is_slow_against`]): its limit is the fast-body test's (a bullet's, or the safety
+/// factor times its smallest extent), and none (negative) when it is not dynamic.
+fn motion_of(b: &Body, s: &Sweep) -> Motion {
+    let limit = match (b.is_dynamic(), b.bullet) {
+        (false, _) => -1.0,
+        (true, true) => BULLET_MIN_MOTION,
+        (true, false) => CONTINUOUS_SAFETY_FACTOR * b.min_extent,
+    };
+    Motion { translation: s.c2 - s.c1, spin: (s.a2 - s.a1).abs() * b.max_extent, limit }
 }
 
-impl Motion {
-    fn of(b: &Body, s: &Sweep) -> Motion {
-        Motion {
-            translation: s.c2 - s.c1,
-            spin: (s.a2 - s.a1).abs() * b.max_extent,
-            min_extent: b.min_extent,
-            bullet: b.bullet,
-            dynamic: b.is_dynamic(),
-        }
-    }
-
-    /// The fast-body test applied to the relative motion of two dynamic bodies: true when
-    /// neither can pass through the other (see [`relative_motion_is_slow`]).
-    fn is_slow_against(&self, other: &Motion) -> bool {
-        if !(self.dynamic && other.dynamic) {
-            return false;
-        }
-        let relative = (self.translation - other.translation).length() + self.spin + other.spin;
-        let limit = if self.bullet || other.bullet {
-            BULLET_MIN_MOTION
-        } else {
-            CONTINUOUS_SAFETY_FACTOR * self.min_extent.min(other.min_extent)
-        };
-        relative <= limit
-    }
-}
-
-/// A shape in the moving set: whose it is and how its body moves over the step.
+/// A shape in the moving set: whose it is.
 #[derive(Clone, Copy, Debug)]
 struct Mover {
     shape: u32,
     body: u32,
     /// The body is fast (tracked at the start of the step, or re-swept after an impact).
     fast: bool,
-    motion: Motion,
 }
 
 /// A candidate pair: (key, shape, shape), the smaller shape first.

@@ -57,6 +57,29 @@ impl SweptBox {
     }
 }
 
+/// How the body of a box moves over the step, for the relative-motion test.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Motion {
+    /// The motion of the body's center (meters).
+    pub translation: Vec2,
+    /// How far the rotation moves the body's farthest point (meters).
+    pub spin: f32,
+    /// The most the body's motion may differ from another's for neither body to pass through
+    /// the other (meters); negative when it may not differ at all.
+    pub limit: f32,
+}
+
+impl Motion {
+    /// True when two bodies move so little relative to each other that neither can pass
+    /// through the other: the fast-body test (Box2D v3's, against the smallest extent) applied
+    /// to their relative motion, with the stricter of their limits.
+    #[inline]
+    pub fn is_slow_against(&self, other: &Motion) -> bool {
+        let relative = (self.translation - other.translation).length() + self.spin + other.spin;
+        relative <= if self.limit < other.limit { self.limit } else { other.limit }
+    }
+}
+
 /// A (box, band) entry of the sorted order.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -66,13 +89,16 @@ struct Entry {
     /// in the box's lowest band.
     index: u32,
     sweep: Aabb,
+    /// The box's motion, so the sweep tests it without looking the box up.
+    motion: Motion,
 }
 
 /// The moving boxes of a step, sorted into bands for pair and box queries.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct MovingSet {
-    /// The boxes in the order they were added.
+    /// The boxes in the order they were added, and their motions.
     pub boxes: Vec<SweptBox>,
+    motions: Vec<Motion>,
     /// How many of `boxes` are sorted into the bands; the others are checked one by one.
     sorted: usize,
     band_height: f32,
@@ -94,9 +120,23 @@ pub(crate) struct MovingSet {
 impl MovingSet {
     pub fn clear(&mut self) {
         self.boxes.clear();
+        self.motions.clear();
         self.order.clear();
         self.runs.clear();
         self.sorted = 0;
+    }
+
+    /// Adds a box moving with `motion`.
+    pub fn push(&mut self, swept: SweptBox, motion: Motion) {
+        self.boxes.push(swept);
+        self.motions.push(motion);
+    }
+
+    /// Keeps the first `len` boxes (none of them sorted yet).
+    pub fn truncate(&mut self, len: usize) {
+        debug_assert!(self.order.is_empty());
+        self.boxes.truncate(len);
+        self.motions.truncate(len);
     }
 
     /// Sorts the boxes added so far into the bands; `marked(i)` tells whether box `i` is one
@@ -143,8 +183,9 @@ impl MovingSet {
         self.order.reserve(self.keys.len());
         for (k, &key) in self.keys.iter().enumerate() {
             let (index, key) = (key as u32, (key >> 32) as u32);
-            let sweep = self.boxes[(index & INDEX) as usize].sweep;
-            self.order.push(Entry { key, index, sweep });
+            let i = (index & INDEX) as usize;
+            let (sweep, motion) = (self.boxes[i].sweep, self.motions[i]);
+            self.order.push(Entry { key, index, sweep, motion });
             let (band, width) = (self.first_band + (key >> X_BITS) as i32, sweep.upper.x - sweep.lower.x);
             match self.runs.last_mut() {
                 Some(run) if run.0 == band => run.2 = if width > run.2 { width } else { run.2 },
@@ -179,7 +220,8 @@ impl MovingSet {
     }
 
     /// Calls `f(i, j)` (indices into `boxes`, each pair once, in a fixed order) for every two
-    /// sorted boxes whose sweeps overlap, at least one of them marked.
+    /// sorted boxes whose sweeps overlap, at least one of them marked, whose bodies do not
+    /// move too slowly relative to each other ([`Motion::is_slow_against`]).
     pub fn overlapping_pairs(&self, mut f: impl FnMut(u32, u32)) {
         for r in 0..self.runs.len() {
             let band = self.runs[r].0;
@@ -192,7 +234,8 @@ impl MovingSet {
                         break;
                     }
                     let either = a.index | b.index;
-                    if either & MARKED != 0 && either & FIRST != 0 && b.sweep.overlaps(&a.sweep) {
+                    let meet = either & MARKED != 0 && either & FIRST != 0 && b.sweep.overlaps(&a.sweep);
+                    if meet && !a.motion.is_slow_against(&b.motion) {
                         f(a.index & INDEX, b.index & INDEX);
                     }
                 }
@@ -293,19 +336,50 @@ mod tests {
             .collect()
     }
 
+    /// Motions for `boxes`: moving with the box, some turning, limits from none to large.
+    fn motions(all: &[SweptBox]) -> Vec<Motion> {
+        let limits = [-1.0, 0.0, 0.5, 1.0, 2.0, 4.0];
+        let spin = |k: usize| if k % 5 == 0 { 0.3 } else { 0.0 };
+        all.iter()
+            .enumerate()
+            .map(|(k, b)| Motion { translation: b.displacement, spin: spin(k), limit: limits[k % limits.len()] })
+            .collect()
+    }
+
+    /// A set of `all` with `motions`, the first `sorted` of them sorted with `marked`.
+    fn set_of(all: &[SweptBox], motions: &[Motion], sorted: usize, marked: fn(u32) -> bool) -> MovingSet {
+        let mut set = MovingSet::default();
+        for (b, m) in all.iter().zip(motions).take(sorted) {
+            set.push(*b, *m);
+        }
+        set.sort(|i| marked(i as u32));
+        for (b, m) in all.iter().zip(motions).skip(sorted) {
+            set.push(*b, *m);
+        }
+        set
+    }
+
     /// Asserts that `set` (the first `sorted` of `all` sorted with `marked`, the rest added
-    /// after) reports exactly the overlapping sorted pairs with a marked box that a test of
-    /// every pair finds, each once, and that box queries for `queries` find every box of
-    /// `all` overlapping them; returns how many pairs there are.
-    fn assert_as_brute_force(set: &MovingSet, all: &[SweptBox], sorted: u32, marked: fn(u32) -> bool) -> usize {
+    /// after) reports exactly the overlapping sorted pairs with a marked box whose motions
+    /// are not slow against each other that a test of every pair finds, each once, and that
+    /// box queries find every box of `all` overlapping them; returns how many pairs there
+    /// are, and how many of the overlapping pairs were slow.
+    fn assert_as_brute_force(
+        set: &MovingSet,
+        all: &[SweptBox],
+        sorted: u32,
+        marked: fn(u32) -> bool,
+    ) -> (usize, usize) {
         let mut found = Vec::new();
         set.overlapping_pairs(|i, j| found.push((i.min(j), i.max(j))));
         found.sort_unstable();
         let overlap = |i: u32, j: u32| all[i as usize].sweep.overlaps(&all[j as usize].sweep);
-        let expected: Vec<(u32, u32)> = (0..sorted)
+        let slow = |i: u32, j: u32| set.motions[i as usize].is_slow_against(&set.motions[j as usize]);
+        let meeting: Vec<(u32, u32)> = (0..sorted)
             .flat_map(|i| (i + 1..sorted).map(move |j| (i, j)))
             .filter(|&(i, j)| (marked(i) || marked(j)) && overlap(i, j))
             .collect();
+        let expected: Vec<(u32, u32)> = meeting.iter().copied().filter(|&(i, j)| !slow(i, j)).collect();
         assert_eq!(found, expected);
         for q in all.iter().step_by(7) {
             let mut hits = Vec::new();
@@ -314,7 +388,7 @@ mod tests {
             let brute: Vec<u32> = (0..all.len() as u32).filter(|&i| all[i as usize].sweep.overlaps(&q.sweep)).collect();
             assert_eq!(hits, brute);
         }
-        expected.len()
+        (expected.len(), meeting.len() - expected.len())
     }
 
     /// The banded sort and sweep finds what a test of every pair finds, also for boxes added
@@ -323,12 +397,9 @@ mod tests {
     fn finds_what_brute_force_finds() {
         for seed in 1..6 {
             let all = boxes(300, seed);
-            let mut set = MovingSet::default();
-            set.boxes.extend_from_slice(&all[..250]);
-            set.sort(|i| i % 3 != 0);
-            set.boxes.extend_from_slice(&all[250..]);
-            let pairs = assert_as_brute_force(&set, &all, 250, |i| i % 3 != 0);
-            assert!(pairs > 300, "seed {seed}: {pairs} pairs");
+            let set = set_of(&all, &motions(&all), 250, |i| i % 3 != 0);
+            let (pairs, slow) = assert_as_brute_force(&set, &all, 250, |i| i % 3 != 0);
+            assert!(pairs > 300 && slow > 50, "seed {seed}: {pairs} pairs, {slow} slow");
         }
     }
 
@@ -343,12 +414,22 @@ mod tests {
                 let shift = Vec2::new(offset + if k % 2 == 0 { spread * (k as f32 / 400.0) } else { 0.0 }, offset);
                 *b = SweptBox::new(b.start.translated(shift), b.displacement);
             }
-            let mut set = MovingSet::default();
-            set.boxes.extend_from_slice(&all);
-            set.sort(|i| i % 4 != 1);
-            let pairs = assert_as_brute_force(&set, &all, 400, |i| i % 4 != 1);
-            assert!(pairs > 200, "seed {seed}: {pairs} pairs");
+            let set = set_of(&all, &motions(&all), 400, |i| i % 4 != 1);
+            let (pairs, slow) = assert_as_brute_force(&set, &all, 400, |i| i % 4 != 1);
+            assert!(pairs > 200 && slow > 50, "seed {seed}: {pairs} pairs, {slow} slow");
         }
+    }
+
+    #[test]
+    fn relative_motion_is_slow_within_the_stricter_limit() {
+        let m = |x: f32, spin: f32, limit: f32| Motion { translation: Vec2::new(x, 0.0), spin, limit };
+        // 0.25 apart plus 0.125 of turning: slow within 0.375, not within 0.37.
+        assert!(m(0.0, 0.0625, 0.375).is_slow_against(&m(0.25, 0.0625, 1.0)));
+        assert!(m(0.25, 0.0625, 1.0).is_slow_against(&m(0.0, 0.0625, 0.375)));
+        assert!(!m(0.0, 0.0625, 1.0).is_slow_against(&m(0.25, 0.0625, 0.37)));
+        // No limit (a body that is not dynamic): never slow, even moving together.
+        assert!(!m(1.0, 0.0, -1.0).is_slow_against(&m(1.0, 0.0, 5.0)));
+        assert!(m(1.0, 0.0, 0.0).is_slow_against(&m(1.0, 0.0, 5.0)));
     }
 
     #[test]
