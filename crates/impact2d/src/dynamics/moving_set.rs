@@ -339,7 +339,7 @@ mod tests {
     /// Motions for `boxes`: moving with the box, some turning, limits from none to large.
     fn motions(all: &[SweptBox]) -> Vec<Motion> {
         let limits = [-1.0, 0.0, 0.5, 1.0, 2.0, 4.0];
-        let spin = |k: usize| if k % 5 == 0 { 0.3 } else { 0.0 };
+        let spin = |k: usize| if k.is_multiple_of(5) { 0.3 } else { 0.0 };
         all.iter()
             .enumerate()
             .map(|(k, b)| Motion { translation: b.displacement, spin: spin(k), limit: limits[k % limits.len()] })
