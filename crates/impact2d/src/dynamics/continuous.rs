@@ -48,7 +48,7 @@ use super::handles::ShapeId;
 use super::handles::{NULL, Slots};
 use super::moving_set::{Motion, MovingSet, SweptBox};
 use super::world::{World, WorldDef};
-use crate::broad_phase::ProxyKind;
+use crate::broad_phase::{Filter, ProxyKind};
 use crate::geometry::{Aabb, Shape};
 use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::{Manifold, collide};
@@ -218,9 +218,12 @@ pub(crate) struct Continuous {
     /// The swept boxes of the moving shapes, and by the same index whose they are.
     moving: MovingSet,
     movers: Vec<Mover>,
-    /// By body index: the body moves from the start of the step, so its shapes are in
-    /// `moving` (the broad phase does not hold its motion).
-    in_set: Vec<bool>,
+    /// The awake bodies that move in the step, in the awake order.
+    moving_bodies: Vec<u32>,
+    /// By shape index: the shape's body moves from the start of the step, so the shape is
+    /// in `moving` (the broad phase does not hold its motion). By shape, so a tree walk
+    /// tells without reading the shape's record.
+    is_mover: Vec<bool>,
     /// The box in which every dynamic shape standing still is in `moving` (gathered from
     /// the tree), if any: re-sweeps inside it need not query the dynamic tree.
     gathered: Option<Aabb>,
@@ -340,12 +343,9 @@ impl World {
         }
         for track in &cc.tracks {
             cc.slot[track.body as usize] = NULL;
-            if track.fast {
-                self.bodies[track.body].fast_step = self.step_count() + 1;
-            }
         }
         for m in &cc.movers {
-            cc.in_set[m.body as usize] = false;
+            cc.is_mover[m.shape as usize] = false;
         }
         cc.tracks.clear();
         cc.events.clear();
@@ -354,12 +354,21 @@ impl World {
         self.continuous = cc;
     }
 
-    /// Tracks the fast bodies; true when some body is fast.
-    fn find_fast_bodies(&self, cc: &mut Continuous) -> bool {
+    /// Tracks the fast bodies and lists the awake bodies that move; true when some body is
+    /// fast.
+    fn find_fast_bodies(&mut self, cc: &mut Continuous) -> bool {
         cc.slot.resize(self.bodies.items.len(), NULL);
-        for &index in &self.awake {
+        cc.moving_bodies.clear();
+        for k in 0..self.awake.len() {
+            if let Some(&ahead) = self.awake.get(k + PREFETCH_AHEAD) {
+                prefetch(&self.bodies[ahead]);
+            }
+            let index = self.awake[k];
             let b = &self.bodies[index];
             let s = &b.sweep;
+            if sweep_moves(s) {
+                cc.moving_bodies.push(index);
+            }
             let motion = (s.c2 - s.c1).length() + (s.a2 - s.a1).abs() * b.max_extent;
             let fast = b.is_dynamic()
                 && b.shape_count > 0
@@ -372,6 +381,7 @@ impl World {
                 cc.stats.fast_bodies += 1;
                 cc.slot[index as usize] = cc.tracks.len() as u32;
                 cc.tracks.push(Track::whole_step(index, s, true));
+                self.bodies[index].fast_step = self.step_count() + 1;
             }
         }
         self.track_deep_bodies(cc);
@@ -380,7 +390,7 @@ impl World {
 
     /// Makes fast the moving bodies that started the step deep in a static or kinematic
     /// shape, however slowly they move: their centers must not pass the shape either.
-    fn track_deep_bodies(&self, cc: &mut Continuous) {
+    fn track_deep_bodies(&mut self, cc: &mut Continuous) {
         cc.deep.sort_unstable();
         cc.deep.dedup();
         for k in 0..cc.deep.len() {
@@ -399,6 +409,7 @@ impl World {
             }
             cc.stats.fast_bodies += 1;
             cc.stats.deep_bodies += 1;
+            self.bodies[index].fast_step = self.step_count() + 1;
         }
     }
 
@@ -413,13 +424,12 @@ impl World {
         let movers = &cc.movers;
         cc.moving.sort(|i| movers[i].fast);
         cc.pairs.clear();
-        let (colliders, pairs, movers, boxes) = (&self.colliders, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
+        let (pairs, movers, boxes) = (&mut cc.pairs, &cc.movers, &cc.moving.boxes);
         // The set has dropped the pairs that move together (most neighbors in a flying pile).
         cc.moving.overlapping_pairs(|i, j| {
             let (a, b) = (&movers[i as usize], &movers[j as usize]);
-            let candidate = a.body != b.body
-                && colliders[a.shape].filter.should_pair(&colliders[b.shape].filter)
-                && boxes[i as usize].may_meet(&boxes[j as usize]);
+            let candidate =
+                a.body != b.body && a.filter.should_pair(&b.filter) && boxes[i as usize].may_meet(&boxes[j as usize]);
             if candidate {
                 pairs.push(pair_of(a.shape, b.shape));
             }
@@ -436,20 +446,28 @@ impl World {
         self.queue_pairs(cc);
     }
 
-    /// Puts the shapes of every awake body that moves in the step into the moving set, each
+    /// Puts the shapes of every body that moves in the step into the moving set, each
     /// with a box at the start that holds the shape all along the step once moved with the
     /// center (see below), grown by the target gap, and the motion of its center.
     fn collect_moving(&self, cc: &mut Continuous) {
         cc.moving.clear();
         cc.movers.clear();
-        cc.in_set.resize(self.bodies.items.len(), false);
-        for &index in &self.awake {
+        cc.is_mover.resize(self.colliders.items.len(), false);
+        for k in 0..cc.moving_bodies.len() {
+            // The records are read in the awake bodies' order, which is not theirs: ask for
+            // those a few bodies ahead (a body's, then its first shape's) so they are in by then.
+            if let Some(&ahead) = cc.moving_bodies.get(k + 2 * PREFETCH_AHEAD) {
+                prefetch(&self.bodies[ahead]);
+            }
+            if let Some(&ahead) = cc.moving_bodies.get(k + PREFETCH_AHEAD) {
+                let head = self.bodies[ahead].shape_head;
+                if head != NULL {
+                    prefetch(&self.colliders[head]);
+                }
+            }
+            let index = cc.moving_bodies[k];
             let b = &self.bodies[index];
             let s = &b.sweep;
-            if !sweep_moves(s) {
-                continue;
-            }
-            cc.in_set[index as usize] = true;
             let (fast, motion, displacement) = (cc.track_of(index).is_some(), motion_of(b, s), s.c2 - s.c1);
             let mut shape = b.shape_head;
             while shape != NULL {
@@ -464,7 +482,8 @@ impl World {
                     let circle = Aabb::new(s.c1 - Vec2::splat(b.max_extent), s.c1 + Vec2::splat(b.max_extent));
                     let start = if turn > 0.0 { intersection(&start, &circle) } else { start };
                     cc.moving.push(SweptBox::new(start.enlarged(TOI_TARGET), displacement), motion);
-                    cc.movers.push(Mover { shape, body: index, fast });
+                    cc.is_mover[shape as usize] = true;
+                    cc.movers.push(Mover { shape, body: index, fast, filter: c.filter });
                 }
                 shape = c.next;
             }
@@ -488,17 +507,21 @@ impl World {
         cc.gathered = None;
         let Some(reach) = reach else { return true };
         let (first, budget) = (cc.moving.boxes.len(), fast.saturating_mul(STILL_GATHER_LIMIT));
-        let (mut visited, colliders, bodies, in_set) = (0usize, &self.colliders, &self.bodies, &cc.in_set);
+        let (mut visited, colliders, bodies, is_mover) = (0usize, &self.colliders, &self.bodies, &cc.is_mover);
         let (moving, movers) = (&mut cc.moving, &mut cc.movers);
         let tree = self.broad_phase.tree(ProxyKind::Dynamic);
         tree.query_leaves(&reach, |_, fat, user| {
             visited += 1;
             let shape = user as u32;
+            // Most shapes near fast sweeps move: known without reading their records.
+            if is_mover[shape as usize] {
+                return visited <= budget;
+            }
             let c = &colliders[shape];
-            if !(in_set[c.body as usize] || c.sensor) {
+            if !c.sensor {
                 let b = &bodies[c.body];
                 moving.push(SweptBox::new(*fat, Vec2::ZERO), motion_of(b, &b.still_sweep()));
-                movers.push(Mover { shape, body: c.body, fast: false });
+                movers.push(Mover { shape, body: c.body, fast: false, filter: c.filter });
             }
             visited <= budget
         });
@@ -528,13 +551,13 @@ impl World {
     fn query_still(&self, cc: &mut Continuous, shape: u32, swept: &SweptBox, kinds: &[ProxyKind]) {
         let c = &self.colliders[shape];
         let (colliders, bodies, pairs) = (&self.colliders, &self.bodies, &mut cc.pairs);
-        let (slot, tracks, in_set) = (&cc.slot, &cc.tracks, &cc.in_set);
+        let (slot, tracks, is_mover) = (&cc.slot, &cc.tracks, &cc.is_mover);
         for &kind in kinds {
             // The sweep is finite (a body's motion), so the unchecked walk serves.
             self.broad_phase.tree(kind).query_leaves(&swept.sweep, |_, fat, user| {
                 let other = user as u32;
                 let o = &colliders[other];
-                let pairs_with = !in_set[o.body as usize]
+                let pairs_with = !is_mover[other as usize]
                     && o.body != c.body
                     && !o.sensor
                     && c.filter.should_pair(&o.filter)
@@ -566,7 +589,7 @@ impl World {
                 if !c.sensor {
                     let start = start_box(&c.geometry, xf0, &sweep, b.max_extent).enlarged(TOI_TARGET);
                     cc.moving.push(SweptBox::new(start, track.c1 - track.c0), motion_of(b, &sweep));
-                    cc.movers.push(Mover { shape, body: track.body, fast: true });
+                    cc.movers.push(Mover { shape, body: track.body, fast: true, filter: c.filter });
                 }
                 shape = c.next;
             }
@@ -578,14 +601,13 @@ impl World {
             let (kinds, count) = self.still_kinds(if inside { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL });
             self.query_still(cc, shape, &swept, &kinds[..count]);
             let c = &self.colliders[shape];
-            let (colliders, pairs, movers, boxes) = (&self.colliders, &mut cc.pairs, &cc.movers, &cc.moving.boxes);
+            let (pairs, movers, boxes) = (&mut cc.pairs, &cc.movers, &cc.moving.boxes);
             // (The relative motion is tested when the pair is queued: the flagged body's
             // motion changed, so the whole-step test of the first sweep does not apply.)
             cc.moving.overlapping(&swept.sweep, |j| {
                 let o = &movers[j as usize];
                 let still = SweptBox { displacement: Vec2::ZERO, start: boxes[j as usize].sweep, ..boxes[j as usize] };
-                let pairs_with =
-                    o.body != c.body && c.filter.should_pair(&colliders[o.shape].filter) && swept.may_meet(&still);
+                let pairs_with = o.body != c.body && c.filter.should_pair(&o.filter) && swept.may_meet(&still);
                 if pairs_with {
                     pairs.push(pair_of(shape, o.shape));
                 }
@@ -869,6 +891,26 @@ impl World {
     }
 }
 
+/// How many records ahead a loop asks for with [`prefetch`].
+const PREFETCH_AHEAD: usize = 8;
+
+/// Asks the processor to bring the cache lines of record `x` in (a hint: no effect on
+/// results). Every line, whatever the compiler's order of the fields.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    for offset in (0..size_of::<T>()).step_by(64) {
+        // SAFETY: a prefetch reads nothing and faults on no address; the offset stays
+        // inside the record.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast::<i8>().add(offset));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 /// True when two bodies that continuous collision has not redirected in this step moved so
 /// little relative to each other over the whole step that neither can pass through the other
 /// (see `World::slow_relative_motion`): the cheap early-out of the candidate search.
@@ -914,6 +956,8 @@ struct Mover {
     body: u32,
     /// The body is fast (tracked at the start of the step, or re-swept after an impact).
     fast: bool,
+    /// The shape's filter, here so pairs are filtered without reading the shapes' records.
+    filter: Filter,
 }
 
 /// A candidate pair: (key, shape, shape), the smaller shape first.

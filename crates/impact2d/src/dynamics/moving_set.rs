@@ -234,7 +234,7 @@ impl MovingSet {
                         break;
                     }
                     let either = a.index | b.index;
-                    let meet = either & MARKED != 0 && either & FIRST != 0 && b.sweep.overlaps(&a.sweep);
+                    let meet = either & MARKED != 0 && either & FIRST != 0 && overlap_y_first(&a.sweep, &b.sweep);
                     if meet && !a.motion.is_slow_against(&b.motion) {
                         f(a.index & INDEX, b.index & INDEX);
                     }
@@ -283,6 +283,13 @@ impl MovingSet {
             }
         }
     }
+}
+
+/// Whether two (finite) boxes overlap, touching counts; y first: boxes a sweep meets in a
+/// band overlap along x already, but for the grid's ties.
+#[inline]
+fn overlap_y_first(a: &Aabb, b: &Aabb) -> bool {
+    b.lower.y <= a.upper.y && a.lower.y <= b.upper.y && b.lower.x <= a.upper.x && a.lower.x <= b.upper.x
 }
 
 /// Sorts `keys` by their high 32 bits, stable (ties keep their order): a least significant
