@@ -9,7 +9,7 @@
 //! the boxes of its own neighborhood. A pair overlapping in several bands is reported once,
 //! in the band holding the bottom of the boxes' overlap. Boxes added after the sort (bodies
 //! an impact sent another way) are kept in a short list and checked one by one. The sort is
-//! a radix sort of 32-bit keys (band, then x on a fine grid), linear in the boxes.
+//! a radix sort of keys of up to 32 bits (band, then x on a fine grid), linear in the boxes.
 
 use crate::geometry::Aabb;
 use crate::math::Vec2;
@@ -29,12 +29,8 @@ const INDEX: u32 = FIRST - 1;
 /// Most bands the sorted boxes span: bands grow when the boxes are spread this far apart.
 const MAX_BANDS: f32 = 4096.0;
 
-/// Bits of a sort key for the place along x in a band; the band (counted from the lowest)
-/// takes the 13 above them, enough for `MAX_BANDS` and the ends.
-const X_BITS: u32 = 19;
-
-/// The largest place along x in a sort key.
-const X_STEPS: u32 = (1 << X_BITS) - 1;
+/// Bits of a sort key that two passes of the radix sort order.
+const TWO_PASS_BITS: u32 = 22;
 
 /// A box moving over (part of) the step: from `start` by `displacement` (meters).
 #[derive(Clone, Copy, Debug)]
@@ -104,10 +100,14 @@ pub(crate) struct MovingSet {
     band_height: f32,
     /// The lowest band of the sorted boxes.
     first_band: i32,
-    /// The place along x in a key is `(x - x_origin) * x_scale`, cut to [0, `X_STEPS`]:
+    /// The place along x in a key is `(x - x_origin) * x_scale`, cut to [0, `x_steps`]:
     /// never decreasing with x, so keys in order mean lower x in order, up to ties.
     x_origin: f32,
     x_scale: f32,
+    x_steps: u32,
+    /// Bits of a key for the place along x; the band (counted from the lowest) takes those
+    /// above them.
+    x_bits: u32,
     /// The (box, band) entries, sorted by key, ties by index.
     order: Vec<Entry>,
     /// (key, index) pairs as one integer each, and the radix sort's working space.
@@ -142,10 +142,11 @@ impl MovingSet {
     /// Sorts the boxes added so far into the bands; `marked(i)` tells whether box `i` is one
     /// of those every reported pair has (see [`MovingSet::overlapping_pairs`]).
     ///
-    /// Each (box, band) entry gets a 32-bit key, its band above its lower x placed on a
-    /// grid of 2^19 steps across the boxes, and a radix sort orders the keys in three passes
-    /// (ties keep the order of the boxes). The grid makes the order along x exact only up to
-    /// ties, so the sweeps stop at a key past the box, and test x themselves.
+    /// Each (box, band) entry gets a key, its band above its lower x placed on a grid across
+    /// the boxes: 22 bits in all when there are up to 256 bands (two passes of the radix
+    /// sort), else 32 (three passes); x gets at least 14 bits. Ties keep the order of the
+    /// boxes. The grid makes the order along x exact only up to ties, so the sweeps stop at a
+    /// key past the box, and test x themselves.
     pub fn sort(&mut self, marked: impl Fn(usize) -> bool) {
         self.order.clear();
         self.keys.clear();
@@ -167,8 +168,13 @@ impl MovingSet {
         let mean = (heights / self.boxes.len() as f64) as f32;
         self.band_height = (2.0 * mean).max((top - bottom) / MAX_BANDS).max(f32::MIN_POSITIVE);
         self.first_band = self.band(bottom);
+        // The bands take the bits they need and x the rest of 22 bits (two radix passes) when
+        // that leaves x at least 14 (up to 256 bands), else the rest of 32 (three passes).
+        let band_bits = u32::BITS - (self.band(top).wrapping_sub(self.first_band) as u32).leading_zeros();
+        self.x_bits = if band_bits <= 8 { TWO_PASS_BITS } else { u32::BITS } - band_bits;
+        self.x_steps = (1 << self.x_bits) - 1;
         self.x_origin = left;
-        self.x_scale = if right > left { (X_STEPS as f32 / (right - left)).min(f32::MAX) } else { 0.0 };
+        self.x_scale = if right > left { (self.x_steps as f32 / (right - left)).min(f32::MAX) } else { 0.0 };
         debug_assert!(self.boxes.len() <= INDEX as usize);
         self.keys.reserve(2 * self.boxes.len());
         for (i, b) in self.boxes.iter().enumerate() {
@@ -180,13 +186,14 @@ impl MovingSet {
             }
         }
         radix_sort(&mut self.keys, &mut self.scratch);
-        self.order.reserve(self.keys.len());
-        for (k, &key) in self.keys.iter().enumerate() {
-            let (index, key) = (key as u32, (key >> 32) as u32);
+        let (boxes, motions) = (&self.boxes, &self.motions);
+        self.order.extend(self.keys.iter().map(|&key| {
+            let index = key as u32;
             let i = (index & INDEX) as usize;
-            let (sweep, motion) = (self.boxes[i].sweep, self.motions[i]);
-            self.order.push(Entry { key, index, sweep, motion });
-            let (band, width) = (self.first_band + (key >> X_BITS) as i32, sweep.upper.x - sweep.lower.x);
+            Entry { key: (key >> 32) as u32, index, sweep: boxes[i].sweep, motion: motions[i] }
+        }));
+        for (k, e) in self.order.iter().enumerate() {
+            let (band, width) = (self.first_band + (e.key >> self.x_bits) as i32, e.sweep.upper.x - e.sweep.lower.x);
             match self.runs.last_mut() {
                 Some(run) if run.0 == band => run.2 = if width > run.2 { width } else { run.2 },
                 _ => self.runs.push((band, k as u32, width)),
@@ -204,13 +211,13 @@ impl MovingSet {
 
     /// The band part of the keys of a sorted band.
     fn band_key(&self, band: i32) -> u32 {
-        (band.wrapping_sub(self.first_band) as u32).min(u32::MAX >> X_BITS) << X_BITS
+        (band.wrapping_sub(self.first_band) as u32).min(u32::MAX >> self.x_bits) << self.x_bits
     }
 
     /// The place of `x` (meters) along x in a key; never decreasing with `x`.
     fn x_place(&self, x: f32) -> u32 {
         // `as` saturates below zero (and takes NaN to zero).
-        (((x - self.x_origin) * self.x_scale) as u32).min(X_STEPS)
+        (((x - self.x_origin) * self.x_scale) as u32).min(self.x_steps)
     }
 
     /// The positions in `order` of run `r`.
@@ -414,16 +421,22 @@ mod tests {
     /// and boxes far from the origin are still paired exactly as by brute force.
     #[test]
     fn spread_and_far_boxes_are_paired_as_by_brute_force() {
-        for (seed, spread, offset) in [(7, 4000.0, 0.0), (8, 20.0, 20_000.0), (9, 1.0e6, -3.0e5)] {
+        // The last case spreads the boxes along y too: over 256 bands, keys of 32 bits.
+        for (seed, spread, offset, up) in
+            [(7, 4000.0, 0.0, 0.0), (8, 20.0, 20_000.0, 0.0), (9, 1.0e6, -3.0e5, 0.0), (10, 4000.0, 0.0, 1.0)]
+        {
             let mut all = boxes(400, seed);
             for (k, b) in all.iter_mut().enumerate() {
-                // Half the boxes in a cluster, half spread far along x.
-                let shift = Vec2::new(offset + if k % 2 == 0 { spread * (k as f32 / 400.0) } else { 0.0 }, offset);
+                // Half the boxes in a cluster, half spread far along x (and y).
+                let far = if k % 2 == 0 { spread * (k as f32 / 400.0) } else { 0.0 };
+                let shift = Vec2::new(offset + far, offset + up * far);
                 *b = SweptBox::new(b.start.translated(shift), b.displacement);
             }
             let set = set_of(&all, &motions(&all), 400, |i| i % 4 != 1);
             let (pairs, slow) = assert_as_brute_force(&set, &all, 400, |i| i % 4 != 1);
             assert!(pairs > 200 && slow > 50, "seed {seed}: {pairs} pairs, {slow} slow");
+            let two_pass = set.order.iter().all(|e| e.key < 1 << TWO_PASS_BITS);
+            assert_eq!(two_pass, up == 0.0, "seed {seed}: {} bits of x", set.x_bits);
         }
     }
 
