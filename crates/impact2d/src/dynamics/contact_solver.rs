@@ -96,27 +96,46 @@ impl Softness {
 
 type Lanes = [f32; 4];
 
-/// One manifold point of the four contacts of a bundle.
+/// One manifold point of the four contacts of a bundle. The anchors are not kept: every use
+/// of an anchor `r` is through its cross product with the normal or the tangent (its lever
+/// arm, meters), so the passes read the four arms instead of the four anchor coordinates.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
 struct PointLanes {
-    /// Anchors relative to the centers of mass at the start of the step (meters, world axes).
-    anchor_ax: Lanes,
-    anchor_ay: Lanes,
-    anchor_bx: Lanes,
-    anchor_by: Lanes,
-    /// The separation minus the normal part of the anchors' offset: adding the anchors'
-    /// current offset along the normal gives the current separation (meters).
-    base_separation: Lanes,
-    /// How far each core point lies behind the contact point along the normal (meters):
-    /// the shape's radius plus half the separation.
-    core_a: Lanes,
-    core_b: Lanes,
+    /// `ra × n` and `rb × n`, the anchors relative to the centers of mass at the start of the
+    /// step crossed with the normal (meters).
+    normal_arm_a: Lanes,
+    normal_arm_b: Lanes,
+    /// `ra × t` and `rb × t`, with the tangent `t = (n.y, -n.x)` (meters).
+    tangent_arm_a: Lanes,
+    tangent_arm_b: Lanes,
+    /// The manifold's separation (meters).
+    separation: Lanes,
+    /// The core points' offsets from the centers of mass along the normal, `n · ra - core_a`
+    /// and `n · rb + core_b` (meters), where a core point lies behind the contact point by
+    /// the shape's radius plus half the separation: a rotation with cosine `c` moves it
+    /// along the normal by `(c - 1)` times this plus the sine times the normal arm.
+    reach_a: Lanes,
+    reach_b: Lanes,
     normal_mass: Lanes,
     tangent_mass: Lanes,
     normal_impulse: Lanes,
     tangent_impulse: Lanes,
     max_normal_impulse: Lanes,
+}
+
+impl PointLanes {
+    /// The normal (`nx`, `ny`) with this point's arms about it.
+    #[inline(always)]
+    fn normal(&self, nx: Vec4, ny: Vec4) -> Axis {
+        Axis { x: nx, y: ny, arm_a: ld(&self.normal_arm_a), arm_b: ld(&self.normal_arm_b) }
+    }
+
+    /// The tangent (`tx`, `ty`) with this point's arms about it.
+    #[inline(always)]
+    fn tangent(&self, tx: Vec4, ty: Vec4) -> Axis {
+        Axis { x: tx, y: ty, arm_a: ld(&self.tangent_arm_a), arm_b: ld(&self.tangent_arm_b) }
+    }
 }
 
 /// Four contacts that share no dynamic body. An empty lane points at the still state and has
@@ -397,35 +416,38 @@ impl SoftLanes {
     }
 }
 
-/// A contact point's anchors (meters) from the centers of mass of A and B, in lanes.
-struct Anchors {
-    ax: Vec4,
-    ay: Vec4,
-    bx: Vec4,
-    by: Vec4,
+/// A direction in lanes with the lever arms about it of a point's anchors (`ra × d` and
+/// `rb × d`, meters): all that a pass needs of the anchors.
+struct Axis {
+    x: Vec4,
+    y: Vec4,
+    arm_a: Vec4,
+    arm_b: Vec4,
 }
 
-impl Anchors {
-    fn of(p: &PointLanes) -> Anchors {
-        Anchors { ax: ld(&p.anchor_ax), ay: ld(&p.anchor_ay), bx: ld(&p.anchor_bx), by: ld(&p.anchor_by) }
-    }
-}
-
-/// The velocity (m/s) of B's point relative to A's at the anchors.
+/// The velocity (m/s) of B's anchor point relative to A's along the axis.
 #[inline(always)]
-fn relative_velocity(a: &WideBody, b: &WideBody, r: &Anchors) -> (Vec4, Vec4) {
-    ((b.vx - b.w * r.by) - (a.vx - a.w * r.ay), (b.vy + b.w * r.bx) - (a.vy + a.w * r.ax))
+fn speed_along(a: &WideBody, b: &WideBody, d: &Axis) -> Vec4 {
+    ((b.vx - a.vx) * d.x + (b.vy - a.vy) * d.y) + (b.w * d.arm_b - a.w * d.arm_a)
 }
 
-/// Applies the impulse (`px`, `py`) (N s) at the anchors: to B, and its opposite to A.
+/// Applies the impulse (`px`, `py`) (N s) to B and its opposite to A, with its moments about
+/// the centers of mass `la = ra × P` and `lb = rb × P` (N m s).
 #[inline(always)]
-fn apply_impulse(a: &mut WideBody, b: &mut WideBody, m: &Masses, r: &Anchors, px: Vec4, py: Vec4) {
+fn apply(a: &mut WideBody, b: &mut WideBody, m: &Masses, (px, py): (Vec4, Vec4), (la, lb): (Vec4, Vec4)) {
     a.vx -= m.a * px;
     a.vy -= m.a * py;
-    a.w -= m.ia * (r.ax * py - r.ay * px);
+    a.w -= m.ia * la;
     b.vx += m.b * px;
     b.vy += m.b * py;
-    b.w += m.ib * (r.bx * py - r.by * px);
+    b.w += m.ib * lb;
+}
+
+/// Applies the impulse `impulse` (N s) along the axis at its anchors: to B, and its opposite
+/// to A.
+#[inline(always)]
+fn apply_impulse(a: &mut WideBody, b: &mut WideBody, m: &Masses, impulse: Vec4, d: &Axis) {
+    apply(a, b, m, (impulse * d.x, impulse * d.y), (impulse * d.arm_a, impulse * d.arm_b));
 }
 
 /// The velocities of four bodies, transposed into lanes.
@@ -546,7 +568,10 @@ impl ContactSolver {
             let (tx, ty) = (ny, -nx);
             for p in &c.points {
                 let (pn, pt) = (ld(&p.normal_impulse), ld(&p.tangent_impulse));
-                apply_impulse(&mut a, &mut b, &m, &Anchors::of(p), pn * nx + pt * tx, pn * ny + pt * ty);
+                let impulse = (pn * nx + pt * tx, pn * ny + pt * ty);
+                let moment = |arm_n: &Lanes, arm_t: &Lanes| pn * ld(arm_n) + pt * ld(arm_t);
+                let moments = (moment(&p.normal_arm_a, &p.tangent_arm_a), moment(&p.normal_arm_b, &p.tangent_arm_b));
+                apply(&mut a, &mut b, &m, impulse, moments);
             }
             // SAFETY: as for the gather.
             unsafe { scatter_bundle(states, c, &a, &b) };
@@ -568,19 +593,18 @@ impl ContactSolver {
         let (fixed, contact) = (SoftLanes::of(&k.static_softness), SoftLanes::of(&k.contact_softness));
         for c in &mut self.bundles {
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
-            // Current separations: the core points turned by the rotations since the start. A
-            // core point is its anchor minus `core` along the normal, and the normal turned by
-            // a rotation has the rotation's cosine along the normal. Positions do not change
-            // during the pass, so both are computed before the velocities are gathered.
+            // Current separations: the manifold's plus the core points' motion along the
+            // normal since the start of the step, `n · dp` for both points, and for each body
+            // `(c - 1) reach + s arm` from its rotation's cosine and sine. Positions do not
+            // change during the pass, so they are computed before the velocities are gathered.
             // SAFETY: the bundles' indices are below `state_count` (asserted above).
             let (a, b) = unsafe { (gather_motion(states, &c.body_a), gather_motion(states, &c.body_b)) };
-            let (dpx, dpy) = (b.dpx - a.dpx, b.dpy - a.dpy);
+            let moved = (b.dpx - a.dpx) * nx + (b.dpy - a.dpy) * ny;
+            let (turn_a, turn_b) = (a.qc - Vec4::ONE, b.qc - Vec4::ONE);
             let separations = c.points.each_ref().map(|p| {
-                let r = Anchors::of(p);
-                let dsx = dpx + (b.qc * r.bx - b.qs * r.by) - (a.qc * r.ax - a.qs * r.ay);
-                let dsy = dpy + (b.qs * r.bx + b.qc * r.by) - (a.qs * r.ax + a.qc * r.ay);
-                let turn = ld(&p.core_b) * (b.qc - Vec4::ONE) + ld(&p.core_a) * (a.qc - Vec4::ONE);
-                ld(&p.base_separation) + dsx * nx + dsy * ny + turn
+                let along_b = turn_b * ld(&p.reach_b) + b.qs * ld(&p.normal_arm_b);
+                let along_a = turn_a * ld(&p.reach_a) + a.qs * ld(&p.normal_arm_a);
+                (ld(&p.separation) + moved) + (along_b - along_a)
             });
             // SAFETY: as for the motion.
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
@@ -588,18 +612,19 @@ impl ContactSolver {
             // Against a body of infinite mass the contact is stiffer.
             let soft = SoftLanes::pick(m.a.cmpeq(Vec4::ZERO) | m.b.cmpeq(Vec4::ZERO), &fixed, &contact);
             for (p, s) in c.points.iter_mut().zip(separations) {
-                let r = Anchors::of(p);
+                let normal = p.normal(nx, ny);
                 // A separated point only removes the speed that would close its gap within
                 // the sub-step; an overlap is pushed out softly, no faster than the cap.
                 let speculative = s.cmpgt(Vec4::ZERO);
-                let (dvx, dvy) = relative_velocity(&a, &b, &r);
-                let vn = dvx * nx + dvy * ny;
+                let vn = speed_along(&a, &b, &normal);
                 let old = ld(&p.normal_impulse);
                 let delta = if BIAS {
-                    let bias = Vec4::select(speculative, s * inv_h, (soft.bias_rate * s).max(min_bias));
-                    let mass_scale = Vec4::select(speculative, Vec4::ONE, soft.mass_scale);
+                    // Speculative lanes are rigid: a mass scale of one, no impulse scale (its
+                    // zero term is left out, which changes no bit: `x - 0 = x`).
+                    let soft_speed = soft.mass_scale * vn + (soft.bias_rate * s).max(min_bias);
+                    let speed = Vec4::select(speculative, vn + s * inv_h, soft_speed);
                     let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft.impulse_scale);
-                    -ld(&p.normal_mass) * (mass_scale * vn + bias) - impulse_scale * old
+                    -ld(&p.normal_mass) * speed - impulse_scale * old
                 } else {
                     // The formula above with a zero bias rate, a mass scale of one and an
                     // impulse scale of zero: the same impulses (up to the sign of a zero
@@ -610,20 +635,19 @@ impl ContactSolver {
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
-                apply_impulse(&mut a, &mut b, &m, &r, delta * nx, delta * ny);
+                apply_impulse(&mut a, &mut b, &m, delta, &normal);
             }
             let (tx, ty) = (ny, -nx);
             let friction = ld(&c.friction);
             for p in &mut c.points {
-                let r = Anchors::of(p);
-                let (dvx, dvy) = relative_velocity(&a, &b, &r);
-                let vt = dvx * tx + dvy * ty;
+                let tangent = p.tangent(tx, ty);
+                let vt = speed_along(&a, &b, &tangent);
                 let old = ld(&p.tangent_impulse);
                 let limit = friction * ld(&p.normal_impulse);
                 let new = (old - ld(&p.tangent_mass) * vt).min(limit).max(-limit);
                 let delta = new - old;
                 p.tangent_impulse = new.to_array();
-                apply_impulse(&mut a, &mut b, &m, &r, delta * tx, delta * ty);
+                apply_impulse(&mut a, &mut b, &m, delta, &tangent);
             }
             // SAFETY: as for the gather.
             unsafe { scatter_bundle(states, c, &a, &b) };
@@ -652,16 +676,15 @@ impl ContactSolver {
                 if !apply.any() {
                     continue;
                 }
-                let r = Anchors::of(p);
-                let (dvx, dvy) = relative_velocity(&a, &b, &r);
-                let vn = dvx * nx + dvy * ny;
+                let normal = p.normal(nx, ny);
+                let vn = speed_along(&a, &b, &normal);
                 let old = ld(&p.normal_impulse);
                 let delta = -ld(&p.normal_mass) * (vn + e * rv);
                 let new = Vec4::select(apply, (old + delta).max(Vec4::ZERO), old);
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
-                apply_impulse(&mut a, &mut b, &m, &r, delta * nx, delta * ny);
+                apply_impulse(&mut a, &mut b, &m, delta, &normal);
             }
             // SAFETY: as for the gather.
             unsafe { scatter_bundle(states, c, &a, &b) };
@@ -742,14 +765,16 @@ fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState]) -> (Bundle, Bu
         let (dvx, dvy) = ((vbx - wb * rby) - (vax - wa * ray), (vby + wb * rbx) - (vay + wa * rax));
         let only_valid = |v: Vec4| Vec4::select(valid, v, zero).to_array();
         let approach = only_valid(dvx * nx + dvy * ny);
+        // With t = (n.y, -n.x), `r × t = -(n · r)` exactly.
+        let (core_a, core_b) = (Vec4::select(valid, radius_a + half, zero), Vec4::select(valid, radius_b + half, zero));
         let point = PointLanes {
-            anchor_ax: rax.to_array(),
-            anchor_ay: ray.to_array(),
-            anchor_bx: rbx.to_array(),
-            anchor_by: rby.to_array(),
-            base_separation: (separation - ((rbx - rax) * nx + (rby - ray) * ny)).to_array(),
-            core_a: only_valid(radius_a + half),
-            core_b: only_valid(radius_b + half),
+            normal_arm_a: rna.to_array(),
+            normal_arm_b: rnb.to_array(),
+            tangent_arm_a: rta.to_array(),
+            tangent_arm_b: rtb.to_array(),
+            separation: separation.to_array(),
+            reach_a: (-rta - core_a).to_array(),
+            reach_b: (core_b - rtb).to_array(),
             normal_mass: inverse(kn),
             tangent_mass: inverse(kt),
             normal_impulse: normal_impulse.to_array(),
