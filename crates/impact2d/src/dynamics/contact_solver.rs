@@ -256,6 +256,10 @@ impl ConstraintInput {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactSolver {
     bundles: Vec<Bundle>,
+    /// Beside each bundle, its points' separations (meters) at the positions of the last relax
+    /// pass (at the start of the step after `prepare`): the next solve pass sees the same
+    /// positions, so it reads them instead of gathering the bodies' motion.
+    separations: Vec<[Lanes; 2]>,
     /// Beside each bundle, its contacts and the numbers of the restitution pass.
     cold: Vec<BundleCold>,
     /// The length of the state array the bundles were prepared with: every state index in
@@ -312,7 +316,7 @@ pub(crate) fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let a = r.map(Vec4::to_array);
+        let a = r.map(|s| s.to_array());
         [0, 1, 2, 3].map(|c| Vec4::new(a[0][c], a[1][c], a[2][c], a[3][c]))
     }
 }
@@ -527,6 +531,7 @@ impl ContactSolver {
     ) {
         self.state_count = states.len();
         self.bundles.clear();
+        self.separations.clear();
         self.cold.clear();
         let warm = if k.warm_starting { 1.0 } else { 0.0 };
         let input = |index: u32| {
@@ -552,9 +557,10 @@ impl ContactSolver {
     /// Prepares and appends the bundle of four constraint inputs.
     #[inline]
     fn push_bundle(&mut self, inputs: &[ConstraintInput; 4], states: &[BodyState]) {
-        let (bundle, cold) = prepare_bundle(inputs.each_ref(), states);
+        let (bundle, cold, separations) = prepare_bundle(inputs.each_ref(), states);
         self.bundles.push(bundle);
         self.cold.push(cold);
+        self.separations.push(separations);
     }
 
     /// Applies the accumulated impulses of the last step (warm starting).
@@ -580,7 +586,9 @@ impl ContactSolver {
 
     /// One pass over every constraint: normal impulses (soft, with bias, when `use_bias`;
     /// rigid without bias for the relax pass; speculative for separated points), then
-    /// friction.
+    /// friction. The pass with bias uses the separations kept by the last relax pass (or by
+    /// `prepare`), so the bodies must not have moved since: the sub-step order
+    /// `warm_start, solve, integrate positions, relax` keeps that.
     pub fn solve(&mut self, states: &mut [BodyState], k: &StepConstants, use_bias: bool) {
         if use_bias { self.pass::<true>(states, k) } else { self.pass::<false>(states, k) }
     }
@@ -591,22 +599,21 @@ impl ContactSolver {
         let inv_h = Vec4::splat(k.inv_h);
         let min_bias = Vec4::splat(-k.push_max_speed);
         let (fixed, contact) = (SoftLanes::of(&k.static_softness), SoftLanes::of(&k.contact_softness));
-        for c in &mut self.bundles {
+        for (c, kept) in self.bundles.iter_mut().zip(&mut self.separations) {
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
-            // Current separations: the manifold's plus the core points' motion along the
-            // normal since the start of the step, `n · dp` for both points, and for each body
-            // `(c - 1) reach + s arm` from its rotation's cosine and sine. Positions do not
-            // change during the pass, so they are computed before the velocities are gathered.
+            // The solve pass sees the positions of the last relax pass (or of the start of the
+            // step), so it reads the separations that pass kept; the relax pass computes them
+            // from the positions, before the velocities are gathered.
+            let separations = if BIAS {
+                kept.map(|s| ld(&s))
+            } else {
+                // SAFETY: the bundles' indices are below `state_count` (asserted above).
+                let (a, b) = unsafe { (gather_motion(states, &c.body_a), gather_motion(states, &c.body_b)) };
+                let separations = current_separations(c, &a, &b);
+                *kept = separations.map(|s| s.to_array());
+                separations
+            };
             // SAFETY: the bundles' indices are below `state_count` (asserted above).
-            let (a, b) = unsafe { (gather_motion(states, &c.body_a), gather_motion(states, &c.body_b)) };
-            let moved = (b.dpx - a.dpx) * nx + (b.dpy - a.dpy) * ny;
-            let (turn_a, turn_b) = (a.qc - Vec4::ONE, b.qc - Vec4::ONE);
-            let separations = c.points.each_ref().map(|p| {
-                let along_b = turn_b * ld(&p.reach_b) + b.qs * ld(&p.normal_arm_b);
-                let along_a = turn_a * ld(&p.reach_a) + a.qs * ld(&p.normal_arm_a);
-                (ld(&p.separation) + moved) + (along_b - along_a)
-            });
-            // SAFETY: as for the motion.
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             // Against a body of infinite mass the contact is stiffer.
@@ -737,11 +744,28 @@ impl ContactSolver {
     }
 }
 
+/// The current separations (meters) of a bundle's two points from its bodies' motion since
+/// the start of the step: the manifold's plus the core points' motion along the normal,
+/// `n · dp` for both points, and for each body `(c - 1) reach + s arm` from its rotation's
+/// cosine `c` and sine `s`.
+#[inline(always)]
+fn current_separations(c: &Bundle, a: &WideMotion, b: &WideMotion) -> [Vec4; 2] {
+    let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
+    let moved = (b.dpx - a.dpx) * nx + (b.dpy - a.dpy) * ny;
+    let (turn_a, turn_b) = (a.qc - Vec4::ONE, b.qc - Vec4::ONE);
+    c.points.each_ref().map(|p| {
+        let along_b = turn_b * ld(&p.reach_b) + b.qs * ld(&p.normal_arm_b);
+        let along_a = turn_a * ld(&p.reach_a) + a.qs * ld(&p.normal_arm_a);
+        (ld(&p.separation) + moved) + (along_b - along_a)
+    })
+}
+
 /// The bundle of four contacts' inputs (`ConstraintInput::EMPTY` in empty lanes), computed in
 /// lanes: each lane takes the operations of a scalar preparation in the same order, so the
 /// numbers do not depend on the lane. `states` holds the velocities before the step. Lanes
-/// and points without a contact point get zeros throughout.
-fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState]) -> (Bundle, BundleCold) {
+/// and points without a contact point get zeros throughout. Also returns the points'
+/// separations for the first solve pass: the manifolds', as nothing has moved yet.
+fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState]) -> (Bundle, BundleCold, [Lanes; 2]) {
     let columns = |row: fn(&ConstraintInput) -> &Lanes| transpose(c.map(|c| ld(row(c))));
     let [ma, ia, mb, ib] = columns(|c| &c.masses);
     let [nx, ny, friction, restitution] = columns(|c| &c.surface);
@@ -800,7 +824,7 @@ fn prepare_bundle(c: [&ConstraintInput; 4], states: &[BodyState]) -> (Bundle, Bu
         restitution: restitution.to_array(),
         relative_velocity: points.map(|(_, approach)| approach),
     };
-    (bundle, cold)
+    (bundle, cold, bundle.points.map(|p| p.separation))
 }
 
 #[cfg(test)]
