@@ -394,6 +394,7 @@ impl Masses {
 /// error times the mass scale (1/s), the mass scale and the impulse scale. Not stored in the
 /// bundles (48 bytes less each, so that a pass streams fewer bytes) but picked in each pass
 /// by whether a lane's contact has a body of infinite mass (zero inverse mass, in the bundle).
+#[derive(Clone, Copy)]
 struct SoftLanes {
     bias_rate: Vec4,
     mass_scale: Vec4,
@@ -617,7 +618,8 @@ impl ContactSolver {
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             // Against a body of infinite mass the contact is stiffer.
-            let soft = SoftLanes::pick(m.a.cmpeq(Vec4::ZERO) | m.b.cmpeq(Vec4::ZERO), &fixed, &contact);
+            let stiff = m.a.cmpeq(Vec4::ZERO) | m.b.cmpeq(Vec4::ZERO);
+            let soft = if stiff.any() { SoftLanes::pick(stiff, &fixed, &contact) } else { contact };
             for (p, s) in c.points.iter_mut().zip(separations) {
                 let normal = p.normal(nx, ny);
                 // A separated point only removes the speed that would close its gap within
@@ -625,20 +627,21 @@ impl ContactSolver {
                 let speculative = s.cmpgt(Vec4::ZERO);
                 let vn = speed_along(&a, &b, &normal);
                 let old = ld(&p.normal_impulse);
-                let delta = if BIAS {
-                    // Speculative lanes are rigid: a mass scale of one, no impulse scale (its
-                    // zero term is left out, which changes no bit: `x - 0 = x`).
+                // The impulse removes `mass * speed` (written `old - x` rather than `old + -x`:
+                // the same bits without the negation).
+                let removed = if BIAS {
+                    // Speculative lanes are rigid: a mass scale of one, no impulse scale.
                     let soft_speed = soft.mass_scale * vn + (soft.bias_rate * s).max(min_bias);
                     let speed = Vec4::select(speculative, vn + s * inv_h, soft_speed);
                     let impulse_scale = Vec4::select(speculative, Vec4::ZERO, soft.impulse_scale);
-                    -ld(&p.normal_mass) * speed - impulse_scale * old
+                    ld(&p.normal_mass) * speed + impulse_scale * old
                 } else {
                     // The formula above with a zero bias rate, a mass scale of one and an
-                    // impulse scale of zero: the same impulses (up to the sign of a zero
-                    // delta, which the clamp below removes).
-                    -ld(&p.normal_mass) * Vec4::select(speculative, vn + s * inv_h, vn)
+                    // impulse scale of zero: the same impulses (up to the sign of a zero,
+                    // which the clamp below removes).
+                    ld(&p.normal_mass) * Vec4::select(speculative, vn + s * inv_h, vn)
                 };
-                let new = (old + delta).max(Vec4::ZERO);
+                let new = (old - removed).max(Vec4::ZERO);
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
@@ -686,8 +689,7 @@ impl ContactSolver {
                 let normal = p.normal(nx, ny);
                 let vn = speed_along(&a, &b, &normal);
                 let old = ld(&p.normal_impulse);
-                let delta = -ld(&p.normal_mass) * (vn + e * rv);
-                let new = Vec4::select(apply, (old + delta).max(Vec4::ZERO), old);
+                let new = Vec4::select(apply, (old - ld(&p.normal_mass) * (vn + e * rv)).max(Vec4::ZERO), old);
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
