@@ -610,12 +610,15 @@ impl ContactSolver {
             } else {
                 // SAFETY: the bundles' indices are below `state_count` (asserted above).
                 let (a, b) = unsafe { (gather_motion(states, &c.body_a), gather_motion(states, &c.body_b)) };
-                let separations = current_separations(c, &a, &b);
-                *kept = separations.map(|s| s.to_array());
-                separations
+                current_separations(c, &a, &b)
             };
             // SAFETY: the bundles' indices are below `state_count` (asserted above).
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
+            if !BIAS {
+                // Kept after the gathers: before them, the store would make the compiler
+                // load the state indices again (it cannot tell that `kept` is not in `c`).
+                *kept = separations.map(|s| s.to_array());
+            }
             let m = Masses::of(c);
             // Against a body of infinite mass the contact is stiffer.
             let stiff = m.a.cmpeq(Vec4::ZERO) | m.b.cmpeq(Vec4::ZERO);
