@@ -785,7 +785,19 @@ fn prepare_bundle(
     let counts = Vec4::from_array(c.map(|c| c.count as f32));
     let zero = Vec4::ZERO;
     let (tx, ty) = (ny, -nx);
-    let points = [0, 1].map(|j| {
+    // Every field is written in place (built apart, the bundle would be copied in).
+    bundle.body_a = body_a;
+    bundle.body_b = body_b;
+    bundle.inv_mass_a = ma.to_array();
+    bundle.inv_inertia_a = ia.to_array();
+    bundle.inv_mass_b = mb.to_array();
+    bundle.inv_inertia_b = ib.to_array();
+    bundle.normal_x = nx.to_array();
+    bundle.normal_y = ny.to_array();
+    bundle.friction = friction.to_array();
+    cold.contacts = c.map(|c| c.contact);
+    cold.restitution = restitution.to_array();
+    for j in 0..2 {
         let valid = counts.cmpgt(Vec4::splat(j as f32));
         let [rax, ray, rbx, rby] = transpose(c.map(|c| ld(&c.anchors[j])));
         let [separation, normal_impulse, tangent_impulse, _] = transpose(c.map(|c| ld(&c.values[j])));
@@ -796,11 +808,12 @@ fn prepare_bundle(
         let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
         let inverse = |k: Vec4| Vec4::select(valid & k.cmpgt(zero), Vec4::ONE / k, zero).to_array();
         let (dvx, dvy) = ((vbx - wb * rby) - (vax - wa * ray), (vby + wb * rbx) - (vay + wa * rax));
-        let only_valid = |v: Vec4| Vec4::select(valid, v, zero).to_array();
-        let approach = only_valid(dvx * nx + dvy * ny);
+        let only_valid = |v: Vec4| Vec4::select(valid, v, zero);
+        let (core_a, core_b) = (only_valid(radius_a + half), only_valid(radius_b + half));
+        cold.relative_velocity[j] = only_valid(dvx * nx + dvy * ny).to_array();
+        separations[j] = separation.to_array();
         // With t = (n.y, -n.x), `r × t = -(n · r)` exactly.
-        let (core_a, core_b) = (Vec4::select(valid, radius_a + half, zero), Vec4::select(valid, radius_b + half, zero));
-        let point = PointLanes {
+        bundle.points[j] = PointLanes {
             normal_arm_a: rna.to_array(),
             normal_arm_b: rnb.to_array(),
             tangent_arm_a: rta.to_array(),
@@ -814,26 +827,7 @@ fn prepare_bundle(
             tangent_impulse: tangent_impulse.to_array(),
             max_normal_impulse: [0.0; 4],
         };
-        (point, approach)
-    });
-    *separations = points.map(|(p, _)| p.separation);
-    *bundle = Bundle {
-        body_a,
-        body_b,
-        inv_mass_a: ma.to_array(),
-        inv_inertia_a: ia.to_array(),
-        inv_mass_b: mb.to_array(),
-        inv_inertia_b: ib.to_array(),
-        normal_x: nx.to_array(),
-        normal_y: ny.to_array(),
-        friction: friction.to_array(),
-        points: points.map(|(p, _)| p),
-    };
-    *cold = BundleCold {
-        contacts: c.map(|c| c.contact),
-        restitution: restitution.to_array(),
-        relative_velocity: points.map(|(_, approach)| approach),
-    };
+    }
 }
 
 #[cfg(test)]
