@@ -797,7 +797,8 @@ fn prepare_bundle(
     bundle.friction = friction.to_array();
     cold.contacts = c.map(|c| c.contact);
     cold.restitution = restitution.to_array();
-    for j in 0..2 {
+    let slots = bundle.points.iter_mut().zip(&mut cold.relative_velocity).zip(separations);
+    for (j, ((point, approach), kept)) in slots.enumerate() {
         let valid = counts.cmpgt(Vec4::splat(j as f32));
         let [rax, ray, rbx, rby] = transpose(c.map(|c| ld(&c.anchors[j])));
         let [separation, normal_impulse, tangent_impulse, _] = transpose(c.map(|c| ld(&c.values[j])));
@@ -810,10 +811,10 @@ fn prepare_bundle(
         let (dvx, dvy) = ((vbx - wb * rby) - (vax - wa * ray), (vby + wb * rbx) - (vay + wa * rax));
         let only_valid = |v: Vec4| Vec4::select(valid, v, zero);
         let (core_a, core_b) = (only_valid(radius_a + half), only_valid(radius_b + half));
-        cold.relative_velocity[j] = only_valid(dvx * nx + dvy * ny).to_array();
-        separations[j] = separation.to_array();
+        *approach = only_valid(dvx * nx + dvy * ny).to_array();
+        *kept = separation.to_array();
         // With t = (n.y, -n.x), `r × t = -(n · r)` exactly.
-        bundle.points[j] = PointLanes {
+        *point = PointLanes {
             normal_arm_a: rna.to_array(),
             normal_arm_b: rnb.to_array(),
             tangent_arm_a: rta.to_array(),
