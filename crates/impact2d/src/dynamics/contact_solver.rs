@@ -17,8 +17,8 @@
 //! lanes with aligned row loads and 4×4 transposes (exact moves) and scattered back the same
 //! way, without bounds checks: `prepare` checks every index once.
 //!
-//! The stages follow Box2D v3's soft step: `prepare` (anchors relative to the centers of mass,
-//! effective masses, the relative normal velocity before the step), then per sub-step
+//! The stages follow Box2D v3's soft step: `prepare` (lever arms about the normal and the
+//! tangent, effective masses, the relative normal velocity before the step), then per sub-step
 //! `warm_start`, `solve` (with bias), and after the body positions move, `relax` (without
 //! bias); after the sub-steps `restitution` and `store`.
 //!
@@ -31,6 +31,14 @@
 //! the point of each body that moves rigidly is its core point, the contact point pulled in
 //! by the shape's radius and half the separation along the normal: a circle's center, a
 //! polygon's vertex. Jacobians keep the contact point as their fixed anchor.
+//!
+//! The passes read no anchors: every use of an anchor `r` is a lever arm, `r × n` or `r × t`,
+//! so a point keeps its four arms, and the core point's motion along the normal under a
+//! rotation `(c, s)` is `(c - 1) reach + s (r × n)` with `reach = n · r ∓ core` kept per
+//! point (the position part folded into precomputed lanes, as Box2D v3 folds its anchors
+//! into an adjusted separation). The positions a solve pass sees are those of the previous
+//! sub-step's relax pass, so the relax pass keeps the separations it computed and the solve
+//! pass reads them instead of gathering the bodies' motion.
 //!
 //! Sources: Catto, "Solver2D" (2024) and Box2D v3 (`contact_solver.c`, `constraint_graph.c`)
 //! for the soft step and the colored SIMD layout; Catto, "Soft Constraints" (GDC 2011) for
