@@ -629,7 +629,9 @@ impl ContactSolver {
             // Against a body of infinite mass the contact is stiffer.
             let stiff = m.a.cmpeq(Vec4::ZERO) | m.b.cmpeq(Vec4::ZERO);
             let soft = if stiff.any() { SoftLanes::pick(stiff, &fixed, &contact) } else { contact };
-            for (p, s) in c.points.iter_mut().zip(separations) {
+            let friction = ld(&c.friction);
+            let mut limits = [Vec4::ZERO; 2];
+            for ((p, s), limit) in c.points.iter_mut().zip(separations).zip(&mut limits) {
                 let normal = p.normal(nx, ny);
                 // A separated point only removes the speed that would close its gap within
                 // the sub-step; an overlap is pushed out softly, no faster than the cap.
@@ -654,15 +656,15 @@ impl ContactSolver {
                 let delta = new - old;
                 p.normal_impulse = new.to_array();
                 p.max_normal_impulse = ld(&p.max_normal_impulse).max(new).to_array();
+                // Friction's bound, kept rather than read back from the bundle.
+                *limit = friction * new;
                 apply_impulse(&mut a, &mut b, &m, delta, &normal);
             }
             let (tx, ty) = (ny, -nx);
-            let friction = ld(&c.friction);
-            for p in &mut c.points {
+            for (p, limit) in c.points.iter_mut().zip(limits) {
                 let tangent = p.tangent(tx, ty);
                 let vt = speed_along(&a, &b, &tangent);
                 let old = ld(&p.tangent_impulse);
-                let limit = friction * ld(&p.normal_impulse);
                 let new = (old - ld(&p.tangent_mass) * vt).min(limit).max(-limit);
                 let delta = new - old;
                 p.tangent_impulse = new.to_array();
