@@ -541,7 +541,7 @@ impl ContactSolver {
         self.state_count = states.len();
         // The arrays take their new length first (only slots past last step's length are
         // filled), so that each bundle is written in its slot rather than built apart and
-        // copied in by a push (about 100 instructions per bundle).
+        // copied in by a push (about 90 instructions per bundle).
         let (colors, overflow) = graph.colors.split_at(GRAPH_COLOR_COUNT);
         let count = colors.iter().map(|list| list.len().div_ceil(4)).sum::<usize>()
             + overflow.iter().map(Vec::len).sum::<usize>();
