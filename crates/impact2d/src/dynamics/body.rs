@@ -247,9 +247,15 @@ impl Body {
 
     /// Places the body by its center of mass and angle, deriving the origin and rotation.
     pub fn set_center_and_angle(&mut self, center: Vec2, angle: f32) {
+        self.set_pose(center, angle, Rot::from_angle(angle));
+    }
+
+    /// [`Self::set_center_and_angle`] with the rotation already computed (the solver computes
+    /// four at a time): `q` must be `Rot::from_angle(angle)`.
+    pub(crate) fn set_pose(&mut self, center: Vec2, angle: f32, q: Rot) {
+        debug_assert_eq!(q, Rot::from_angle(angle));
         self.center = center;
         self.angle = angle;
-        let q = Rot::from_angle(angle);
         self.transform = Transform { p: center - q.rotate(self.local_center), q };
     }
 

@@ -45,6 +45,10 @@ pub(crate) struct Solver {
     /// The angle each state's body turned since the start of the step (radians), beside the
     /// states so that the contact solver does not carry it.
     pub angles: Vec<f32>,
+    /// Each state's body angle at the start of the step (radians, reduced to [-π, π)).
+    pub start_angles: Vec<f32>,
+    /// Scratch for `finalize_bodies`: each awake body's rotation at the end of the step.
+    pub rotations: Vec<Rot>,
     pub sims: Vec<BodySim>,
     pub contacts: ContactSolver,
     pub hits: Vec<ContactHitEvent>,
@@ -91,9 +95,11 @@ impl World {
         let solver = &mut self.solver;
         solver.states.clear();
         solver.angles.clear();
+        solver.start_angles.clear();
         solver.sims.clear();
         solver.states.push(STILL_STATE);
         solver.angles.push(0.0);
+        solver.start_angles.push(0.0);
         solver.sims.push(BodySim::default());
         for &index in &self.awake {
             let b = &mut self.bodies[index];
@@ -103,6 +109,7 @@ impl World {
             }
             solver.states.push(BodyState { v: b.linear_velocity, w: b.angular_velocity, ..STILL_STATE });
             solver.angles.push(0.0);
+            solver.start_angles.push(reduced);
             let dv = h * (b.gravity_scale * gravity + b.inv_mass * b.force);
             let dw = h * b.inv_inertia * b.torque;
             let (linear, angular) = (1.0 / (1.0 + h * b.linear_damping), 1.0 / (1.0 + h * b.angular_damping));
@@ -116,11 +123,14 @@ impl World {
 
     /// The bodies take the solver's velocities and motion: new poses, sweeps, AABBs.
     fn finalize_bodies(&mut self) {
+        let solver = &mut self.solver;
+        end_rotations(&solver.start_angles[1..], &solver.angles[1..], &mut solver.rotations);
         let (bodies, colliders, broad_phase) = (&mut self.bodies, &mut self.colliders, &mut self.broad_phase);
         for (i, &index) in self.awake.iter().enumerate() {
             let (s, angle_delta) = (&self.solver.states[i + 1], self.solver.angles[i + 1]);
             let b = &mut bodies[index];
             let (c1, a1) = (b.center, b.angle);
+            debug_assert_eq!(a1, self.solver.start_angles[i + 1]);
             b.linear_velocity = s.v;
             b.angular_velocity = s.w;
             b.force = Vec2::ZERO;
@@ -128,7 +138,7 @@ impl World {
             let moved = s.dp != Vec2::ZERO || angle_delta != 0.0;
             if moved {
                 // The angle is not reduced here: the sweep keeps the whole rotation.
-                b.set_center_and_angle(c1 + s.dp, a1 + angle_delta);
+                b.set_pose(c1 + s.dp, a1 + angle_delta, self.solver.rotations[i]);
             }
             b.sweep = Sweep { local_center: b.local_center, c1, c2: b.center, a1, a2: b.angle };
             if !moved {
@@ -145,6 +155,23 @@ impl World {
             }
         }
     }
+}
+
+/// The rotations `Rot::from_angle(start + turned)` of the bodies, four at a time in lanes
+/// (bit for bit the scalar ones; a four whose angles are beyond the lane version's range
+/// takes the scalar one), into `out`.
+fn end_rotations(start: &[f32], turned: &[f32], out: &mut Vec<Rot>) {
+    out.clear();
+    let (fours, turned_fours) = (start.chunks_exact(4), turned.chunks_exact(4));
+    let rest = fours.remainder().iter().zip(turned_fours.remainder());
+    for (four, turned_four) in fours.zip(turned_fours) {
+        let angle = Vec4::from_slice(four) + Vec4::from_slice(turned_four);
+        match cos_sin_lanes(angle) {
+            Some((c, s)) => out.extend((0..4).map(|l| Rot { c: c[l], s: s[l] })),
+            None => out.extend(angle.to_array().map(Rot::from_angle)),
+        }
+    }
+    out.extend(rest.map(|(&a, &t)| Rot::from_angle(a + t)));
 }
 
 /// Gravity, forces and damping for one sub-step (`push + damping * velocity`, one row per
@@ -204,4 +231,24 @@ fn integrate_four(four: &mut [BodyState], angles: &mut [f32], h: f32) -> bool {
     }
     angle.write_to_slice(angles);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn end_rotations_are_from_angle_bit_for_bit() {
+        // Eleven bodies (two fours and a rest of three); the second four holds an angle past
+        // the lane version's range, so it takes the scalar path.
+        let start = [0.0, -0.0, 3.1, -3.125, 1.0e-30, 0.7, 2.0e4, -1.5, 0.25, -2.9, 1.0];
+        let turned = [0.0, 0.5, 0.3, -0.2, -1.0e-30, 12.0, 1.0, -0.75, 0.0, 0.01, -40.0];
+        let mut out = Vec::new();
+        end_rotations(&start, &turned, &mut out);
+        assert_eq!(out.len(), start.len());
+        for ((&a, &t), q) in start.iter().zip(&turned).zip(&out) {
+            let expected = Rot::from_angle(a + t);
+            assert_eq!((q.c.to_bits(), q.s.to_bits()), (expected.c.to_bits(), expected.s.to_bits()), "{a} + {t}");
+        }
+    }
 }
