@@ -85,8 +85,6 @@ struct Entry {
     /// in the box's lowest band.
     index: u32,
     sweep: Aabb,
-    /// The box's motion, so the sweep tests it without looking the box up.
-    motion: Motion,
 }
 
 /// The moving boxes of a step, sorted into bands for pair and box queries.
@@ -110,6 +108,9 @@ pub(crate) struct MovingSet {
     x_bits: u32,
     /// The (box, band) entries, sorted by key, ties by index.
     order: Vec<Entry>,
+    /// The entries' motions (apart, as the sweep reads them only for boxes that overlap), so
+    /// the sweep tests them without looking the boxes up.
+    order_motions: Vec<Motion>,
     /// (key, index) pairs as one integer each, and the radix sort's working space.
     keys: Vec<u64>,
     scratch: Vec<u64>,
@@ -122,6 +123,7 @@ impl MovingSet {
         self.boxes.clear();
         self.motions.clear();
         self.order.clear();
+        self.order_motions.clear();
         self.runs.clear();
         self.sorted = 0;
     }
@@ -189,9 +191,10 @@ impl MovingSet {
         let (boxes, motions) = (&self.boxes, &self.motions);
         self.order.extend(self.keys.iter().map(|&key| {
             let index = key as u32;
-            let i = (index & INDEX) as usize;
-            Entry { key: (key >> 32) as u32, index, sweep: boxes[i].sweep, motion: motions[i] }
+            Entry { key: (key >> 32) as u32, index, sweep: boxes[(index & INDEX) as usize].sweep }
         }));
+        self.order_motions.clear();
+        self.order_motions.extend(self.keys.iter().map(|&key| motions[(key as u32 & INDEX) as usize]));
         for (k, e) in self.order.iter().enumerate() {
             let (band, width) = (self.first_band + (e.key >> self.x_bits) as i32, e.sweep.upper.x - e.sweep.lower.x);
             match self.runs.last_mut() {
@@ -232,17 +235,18 @@ impl MovingSet {
     pub fn overlapping_pairs(&self, mut f: impl FnMut(u32, u32)) {
         for r in 0..self.runs.len() {
             let band = self.runs[r].0;
-            let run = &self.order[self.run(r)];
+            let range = self.run(r);
+            let (run, motions) = (&self.order[range.clone()], &self.order_motions[range]);
             for (k, a) in run.iter().enumerate() {
                 // Every entry past this key starts right of `a` (the places never decrease).
                 let last = self.band_key(band) | self.x_place(a.sweep.upper.x);
-                for b in &run[k + 1..] {
+                for (j, b) in run.iter().enumerate().skip(k + 1) {
                     if b.key > last {
                         break;
                     }
                     let either = a.index | b.index;
                     let meet = either & MARKED != 0 && either & FIRST != 0 && overlap_y_first(&a.sweep, &b.sweep);
-                    if meet && !a.motion.is_slow_against(&b.motion) {
+                    if meet && !motions[k].is_slow_against(&motions[j]) {
                         f(a.index & INDEX, b.index & INDEX);
                     }
                 }
