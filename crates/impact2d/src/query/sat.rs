@@ -58,24 +58,38 @@ pub(crate) fn sat_query(poly_a: &Polygon, xf_a: Transform, poly_b: &Polygon, xf_
     }
 }
 
-/// True when the cores of two polygons overlap: every edge normal of either polygon finds
-/// some vertex of the other behind its edge (a negative core separation on every axis), so
-/// the surfaces overlap too, whatever the radii. Cheaper than [`sat_query`]: it stops at
-/// the first axis that separates.
-pub(crate) fn cores_overlap(poly_a: &Polygon, xf_a: Transform, poly_b: &Polygon, xf_b: Transform) -> bool {
-    no_edge_separates(poly_a, poly_b, xf_a.inv_mul(xf_b)) && no_edge_separates(poly_b, poly_a, xf_b.inv_mul(xf_a))
+/// The core separation of two polygons (meters) along the edge normal of either that
+/// separates them most, and that normal in world coordinates, from A towards B: negative
+/// when every edge normal finds a vertex of the other polygon behind its edge, that is when
+/// the cores overlap (and so the surfaces, whatever the radii). A lower bound on the cores'
+/// distance otherwise (separating axis theorem; Ericson, "Real-Time Collision Detection",
+/// 5.2.1), without the reference-face bookkeeping of [`sat_query`].
+pub(crate) fn core_separation(poly_a: &Polygon, xf_a: Transform, poly_b: &Polygon, xf_b: Transform) -> (f32, Vec2) {
+    let (sa, na) = edge_separation(poly_a, poly_b, xf_a.inv_mul(xf_b));
+    let (sb, nb) = edge_separation(poly_b, poly_a, xf_b.inv_mul(xf_a));
+    if sb > sa { (sb, -xf_b.q.rotate(nb)) } else { (sa, xf_a.q.rotate(na)) }
 }
 
-/// True when no edge normal of `reference` separates it from `other` placed by `xf` in the
-/// frame of `reference`.
-fn no_edge_separates(reference: &Polygon, other: &Polygon, xf: Transform) -> bool {
+/// The greatest separation over the edge normals of `reference` of `other` placed by `xf`
+/// in the frame of `reference`, and that normal (in that frame).
+fn edge_separation(reference: &Polygon, other: &Polygon, xf: Transform) -> (f32, Vec2) {
+    let (others, count) = (other.vertices(), other.vertices().len());
     let mut placed = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    for (p, &v) in placed.iter_mut().zip(other.vertices()) {
-        *p = xf.apply(v);
+    for j in 0..count {
+        placed[j] = xf.apply(others[j]);
     }
-    let placed = &placed[..other.vertices().len()];
-    let edges = reference.normals().iter().zip(reference.vertices());
-    edges.into_iter().all(|(&n, &v)| placed.iter().any(|&p| n.dot(p - v) < 0.0))
+    let mut best = (f32::NEG_INFINITY, Vec2::ZERO);
+    for (&n, &v) in reference.normals().iter().zip(reference.vertices()) {
+        let mut separation = n.dot(placed[0] - v);
+        for &p in &placed[1..count] {
+            let d = n.dot(p - v);
+            separation = if d < separation { d } else { separation };
+        }
+        if separation > best.0 {
+            best = (separation, n);
+        }
+    }
+    best
 }
 
 /// The edge of `reference` with the greatest core separation from `incident` (both in the
@@ -97,12 +111,12 @@ mod tests {
     use super::*;
     use crate::math::Rot;
 
-    /// `cores_overlap` agrees with the core separation of the full separating axis test on
+    /// `core_separation` agrees with the core separation of the full separating axis test on
     /// seeded random polygons (boxes and hulls, rounded or not), overlapping, touching and
-    /// apart, and with a brute-force check: some vertex of one core inside the other, or
-    /// two edges crossing.
+    /// apart, its sign with a brute-force check (some vertex of one core inside the other, or
+    /// two edges crossing), and its axis separates the placed vertices by that much.
     #[test]
-    fn cores_overlap_agrees_with_the_separation_and_brute_force() {
+    fn core_separation_agrees_with_the_full_test_and_brute_force() {
         let mut s = 5u64;
         let mut next = move || {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -127,13 +141,19 @@ mod tests {
                 q: Rot::from_angle(7.0 * next()),
             };
             let (xf_a, xf_b) = (place(&mut next, 1.5), place(&mut next, 1.5));
-            let overlap = cores_overlap(&a, xf_a, &b, xf_b);
+            let (separation, axis) = super::core_separation(&a, xf_a, &b, xf_b);
+            let overlap = separation < 0.0;
             let core_separation = sat_query(&a, xf_a, &b, xf_b).separation + a.radius() + b.radius();
             assert_eq!(overlap, core_separation < 0.0, "case {k}: separation {core_separation}");
+            assert!((separation - core_separation).abs() < 1e-5, "case {k}: {separation} vs {core_separation}");
             let (wa, wb): (Vec<Vec2>, Vec<Vec2>) = (
                 a.vertices().iter().map(|&v| xf_a.apply(v)).collect(),
                 b.vertices().iter().map(|&v| xf_b.apply(v)).collect(),
             );
+            // Along the axis, every vertex of B lies `separation` beyond every vertex of A.
+            let gap = wb.iter().map(|&p| axis.dot(p)).fold(f32::INFINITY, f32::min)
+                - wa.iter().map(|&p| axis.dot(p)).fold(f32::NEG_INFINITY, f32::max);
+            assert!((gap - separation).abs() < 1e-4 && (axis.length() - 1.0).abs() < 1e-5, "case {k}: gap {gap}");
             if core_separation.abs() > 1e-4 {
                 assert_eq!(overlap, brute_force_overlap(&wa, &wb), "case {k}");
             }
