@@ -13,8 +13,9 @@
 //! 2. **Candidates**: every shape of an awake body that moves gets its swept box over the
 //!    step: its box at the end moved back to the start and grown by the turn times the body's
 //!    largest extent (cut by the box of the circle about the center of mass that holds it in
-//!    any rotation), grown by the TOI target, moving with the center. One walk of the dynamic tree adds the dynamic shapes that stand still near the
-//!    fast sweeps, with their fat boxes. A banded sort and sweep of these boxes
+//!    any rotation), grown by the TOI target, moving with the center. One walk of the
+//!    dynamic tree adds the dynamic shapes that stand still near the fast sweeps, with their
+//!    fat boxes. A banded sort and sweep of these boxes
 //!    ([`MovingSet`]) gives the pairs with a fast shape; cheapest tests first, a pair is
 //!    dropped when the relative motion of its bodies is too small for either to pass the
 //!    other (a flying pile: the contact solver's job), by filter, or when the boxes never
@@ -27,7 +28,10 @@
 //!    clamp is needed). A pair already touching at the start is tried again with the moving
 //!    shapes shrunk to their cores: it is an impact only when the cores meet, that is when a
 //!    body is about to pass through (no time of impact when the cores' bounding circles never
-//!    meet). A body starting behind a one-sided chain segment ignores it.
+//!    meet). Two polygons first get a separating axis test at the start: overlapping cores go
+//!    to the cores directly, and a gap that the bodies' approach along the axis and their
+//!    turning cannot close to the target is no impact. A body starting behind a one-sided
+//!    chain segment ignores it.
 //! 4. **Impacts in time order** (ties by pair key): both bodies are put at their poses at
 //!    the time of impact. In [`ContinuousMode::NoTimeLoss`] (the default), a small impulse
 //!    solve on the manifold there (restitution and friction) gives new velocities, the bodies
