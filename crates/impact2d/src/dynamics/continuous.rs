@@ -1152,3 +1152,104 @@ pub(crate) fn validate(def: &WorldDef) -> Result<(), super::error::WorldError> {
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Polygon, make_box};
+
+    /// The world vertices (f64) of a polygon placed by a sweep at time `t`, its center of
+    /// mass and angle moving linearly.
+    fn placed(p: &Polygon, s: &Sweep, t: f64) -> Vec<[f64; 2]> {
+        let c =
+            [f64::from(s.c1.x) + t * f64::from(s.c2.x - s.c1.x), f64::from(s.c1.y) + t * f64::from(s.c2.y - s.c1.y)];
+        let a = f64::from(s.a1) + t * (f64::from(s.a2) - f64::from(s.a1));
+        let (sin, cos) = a.sin_cos();
+        let local = |v: Vec2| [f64::from(v.x - s.local_center.x), f64::from(v.y - s.local_center.y)];
+        p.vertices()
+            .iter()
+            .map(|&v| local(v))
+            .map(|[x, y]| [c[0] + cos * x - sin * y, c[1] + sin * x + cos * y])
+            .collect()
+    }
+
+    /// The distance between two convex polygons (world vertices, counter-clockwise) by brute
+    /// force: zero when a vertex of one is inside the other or two edges cross, else the
+    /// least distance of a vertex of either to an edge of the other.
+    fn polygon_distance(a: &[[f64; 2]], b: &[[f64; 2]]) -> f64 {
+        let cross =
+            |u: [f64; 2], v: [f64; 2], p: [f64; 2]| (v[0] - u[0]) * (p[1] - u[1]) - (v[1] - u[1]) * (p[0] - u[0]);
+        let edges =
+            |poly: &[[f64; 2]]| (0..poly.len()).map(|i| (poly[i], poly[(i + 1) % poly.len()])).collect::<Vec<_>>();
+        let inside = |p: [f64; 2], poly: &[[f64; 2]]| edges(poly).iter().all(|&(u, v)| cross(u, v, p) >= 0.0);
+        let crossing = |(u, v): ([f64; 2], [f64; 2]), (p, q): ([f64; 2], [f64; 2])| {
+            cross(u, v, p) * cross(u, v, q) <= 0.0 && cross(p, q, u) * cross(p, q, v) <= 0.0
+        };
+        let edges_cross = edges(a).iter().any(|&e| edges(b).iter().any(|&f| crossing(e, f)));
+        if edges_cross || a.iter().any(|&p| inside(p, b)) || b.iter().any(|&p| inside(p, a)) {
+            return 0.0;
+        }
+        let to_segment = |p: [f64; 2], u: [f64; 2], v: [f64; 2]| {
+            let (dx, dy) = (v[0] - u[0], v[1] - u[1]);
+            let t = (((p[0] - u[0]) * dx + (p[1] - u[1]) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+            ((p[0] - u[0] - t * dx).powi(2) + (p[1] - u[1] - t * dy).powi(2)).sqrt()
+        };
+        let one_way = |a: &[[f64; 2]], b: &[[f64; 2]]| {
+            let edges = (0..b.len()).map(|i| (b[i], b[(i + 1) % b.len()]));
+            edges.flat_map(|(u, v)| a.iter().map(move |&p| to_segment(p, u, v))).fold(f64::INFINITY, f64::min)
+        };
+        one_way(a, b).min(one_way(b, a))
+    }
+
+    /// The separating axis test before the time of impact: cores that overlap at the start
+    /// are said to overlap, and a pair said to stay apart stays farther apart than the target
+    /// gap all along its sweeps, by brute force at 400 times, on seeded boxes and hulls that
+    /// move up to 3 m and turn up to 2 radians.
+    #[test]
+    fn polygon_start_is_exact_at_the_start_and_conservative_over_the_step() {
+        let mut s = 11u64;
+        let mut next = move || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let (mut overlapping, mut apart, mut open) = (0, 0, 0);
+        for k in 0..3000 {
+            let mut shape = |next: &mut dyn FnMut() -> f32| {
+                let p = if k % 2 == 0 {
+                    make_box(0.05 + 0.5 * next(), 0.05 + 0.5 * next()).unwrap()
+                } else {
+                    let points: Vec<Vec2> = (0..3 + k % 6).map(|_| Vec2::new(next() - 0.5, next() - 0.5)).collect();
+                    Polygon::new(&points, 0.0).unwrap_or_else(|_| make_box(0.3, 0.1).unwrap())
+                };
+                let center = p.centroid();
+                let reach = p.vertices().iter().map(|&v| (v - center).length()).fold(0.0, f32::max);
+                let c1 = Vec2::new(2.0 * next() - 1.0, 2.0 * next() - 1.0);
+                let (d, a1) = (Vec2::new(6.0 * next() - 3.0, 6.0 * next() - 3.0) * next(), 6.0 * next());
+                let turn = if k % 3 == 0 { 0.0 } else { 4.0 * next() - 2.0 };
+                (p, Sweep { local_center: center, c1, c2: c1 + d, a1, a2: a1 + turn }, reach)
+            };
+            let ((pa, sa, ra), (pb, sb, rb)) = (shape(&mut next), shape(&mut next));
+            let (a, b) = (Shape::Polygon(pa), Shape::Polygon(pb));
+            let distance = |t: f64| polygon_distance(&placed(&pa, &sa, t), &placed(&pb, &sb, t));
+            match polygon_start(&a, &sa, ra, &b, &sb, rb) {
+                PolygonStart::CoresOverlap => {
+                    overlapping += 1;
+                    assert!(distance(0.0) < 1e-5, "case {k}: apart by {} at the start", distance(0.0));
+                }
+                PolygonStart::ApartAllStep => {
+                    apart += 1;
+                    let least = (0..=400).map(|i| distance(f64::from(i) / 400.0)).fold(f64::INFINITY, f64::min);
+                    assert!(least > f64::from(TOI_TARGET), "case {k}: {least} m apart at the closest");
+                }
+                PolygonStart::Open => {
+                    open += 1;
+                    assert!(distance(0.0) > -1e-5, "case {k}");
+                }
+            }
+        }
+        assert!(
+            overlapping > 300 && apart > 300 && open > 300,
+            "{overlapping} overlapping, {apart} apart, {open} open"
+        );
+    }
+}
