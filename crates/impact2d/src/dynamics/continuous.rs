@@ -1214,7 +1214,7 @@ mod tests {
         };
         let (mut overlapping, mut apart, mut open) = (0, 0, 0);
         for k in 0..3000 {
-            let mut shape = |next: &mut dyn FnMut() -> f32| {
+            let shape = |next: &mut dyn FnMut() -> f32| {
                 let p = if k % 2 == 0 {
                     make_box(0.05 + 0.5 * next(), 0.05 + 0.5 * next()).unwrap()
                 } else {
