@@ -1157,6 +1157,8 @@ pub(crate) fn validate(def: &WorldDef) -> Result<(), super::error::WorldError> {
 mod tests {
     use super::*;
     use crate::geometry::{Polygon, make_box};
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// The world vertices (f64) of a polygon placed by a sweep at time `t`, its center of
     /// mass and angle moving linearly.
@@ -1207,11 +1209,8 @@ mod tests {
     /// move up to 3 m and turn up to 2 radians.
     #[test]
     fn polygon_start_is_exact_at_the_start_and_conservative_over_the_step() {
-        let mut s = 11u64;
-        let mut next = move || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (s >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut next = move || rng.random_range(0.0f32..1.0);
         let (mut overlapping, mut apart, mut open) = (0, 0, 0);
         for k in 0..3000 {
             let shape = |next: &mut dyn FnMut() -> f32| {

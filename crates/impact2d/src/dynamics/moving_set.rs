@@ -337,13 +337,12 @@ fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn boxes(n: usize, seed: u64) -> Vec<SweptBox> {
-        let mut s = seed;
-        let mut next = move || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (s >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut next = move || rng.random_range(0.0f32..1.0);
         (0..n)
             .map(|_| {
                 let lower = Vec2::new(20.0 * next(), 20.0 * next());
@@ -458,10 +457,10 @@ mod tests {
 
     #[test]
     fn radix_sort_orders_by_the_high_bits_and_keeps_ties_in_order() {
-        let mut s = 3u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut keys: Vec<u64> = (0..5000u64)
             .map(|i| {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let s: u64 = rng.random();
                 // Few distinct high halves, so many ties; the low half numbers the keys.
                 ((s >> 61) << 61 | (s >> 40) & 0xff << 32) | i
             })

@@ -110,6 +110,8 @@ pub(crate) fn max_separation(reference: &Polygon, incident: &Polygon) -> (usize,
 mod tests {
     use super::*;
     use crate::math::Rot;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// `core_separation` agrees with the core separation of the full separating axis test on
     /// seeded random polygons (boxes and hulls, rounded or not), overlapping, touching and
@@ -117,11 +119,8 @@ mod tests {
     /// two edges crossing), and its axis separates the placed vertices by that much.
     #[test]
     fn core_separation_agrees_with_the_full_test_and_brute_force() {
-        let mut s = 5u64;
-        let mut next = move || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (s >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut next = move || rng.random_range(0.0f32..1.0);
         let (mut overlapping, mut apart) = (0, 0);
         for k in 0..4000 {
             let polygon = |next: &mut dyn FnMut() -> f32| {
