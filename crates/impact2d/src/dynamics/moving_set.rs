@@ -240,12 +240,14 @@ impl MovingSet {
             for (k, a) in run.iter().enumerate() {
                 // Every entry past this key starts right of `a` (the places never decrease).
                 let last = self.band_key(band) | self.x_place(a.sweep.upper.x);
-                for (j, b) in run.iter().enumerate().skip(k + 1) {
+                // The flags `b` must bring: one of the two is marked, and one is in its lowest band.
+                let need = !a.index & (MARKED | FIRST);
+                for j in k + 1..run.len() {
+                    let b = &run[j];
                     if b.key > last {
                         break;
                     }
-                    let either = a.index | b.index;
-                    let meet = either & MARKED != 0 && either & FIRST != 0 && overlap_y_first(&a.sweep, &b.sweep);
+                    let meet = b.index & need == need && overlap_y_first(&a.sweep, &b.sweep);
                     if meet && !motions[k].is_slow_against(&motions[j]) {
                         f(a.index & INDEX, b.index & INDEX);
                     }

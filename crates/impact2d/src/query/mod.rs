@@ -28,7 +28,7 @@ pub use ray::{
     CastOutput, RayCastInput, ray_cast_capsule, ray_cast_chain_segment, ray_cast_circle, ray_cast_polygon,
     ray_cast_segment,
 };
-pub(crate) use sat::core_separation;
+pub(crate) use sat::{CoreSeparation, core_separation};
 pub use sat::{SatQuery, polygon_sat};
 pub use shape_cast::{ShapeCastInput, shape_cast};
 pub use toi::{ToiOutput, ToiState, time_of_impact, time_of_impact_uncertified};

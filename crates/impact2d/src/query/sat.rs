@@ -8,6 +8,7 @@ use super::error::{QueryError, check_transform};
 use crate::geometry::Polygon;
 use crate::math::{Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
+use glam::Vec4;
 
 /// The best separating axis of two polygons among their edge normals.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,38 +59,152 @@ pub(crate) fn sat_query(poly_a: &Polygon, xf_a: Transform, poly_b: &Polygon, xf_
     }
 }
 
+/// The separation of two polygons' cores along the edge normal of either that separates them
+/// most ([`core_separation`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CoreSeparation {
+    /// Meters: negative when the cores overlap, else a lower bound on their distance.
+    pub separation: f32,
+    /// The axis (unit, world), from A towards B.
+    pub axis: Vec2,
+    /// The separation is the cores' distance: it is not negative, and the other polygon's
+    /// nearest vertex along the axis lies in front of the reference edge (whole polygons only).
+    pub exact: bool,
+}
+
 /// The core separation of two polygons (meters) along the edge normal of either that
 /// separates them most, and that normal in world coordinates, from A towards B: negative
 /// when every edge normal finds a vertex of the other polygon behind its edge, that is when
 /// the cores overlap (and so the surfaces, whatever the radii). A lower bound on the cores'
 /// distance otherwise (separating axis theorem; Ericson, "Real-Time Collision Detection",
-/// 5.2.1), without the reference-face bookkeeping of [`sat_query`].
-pub(crate) fn core_separation(poly_a: &Polygon, xf_a: Transform, poly_b: &Polygon, xf_b: Transform) -> (f32, Vec2) {
-    let (sa, na) = edge_separation(poly_a, poly_b, xf_a.inv_mul(xf_b));
-    let (sb, nb) = edge_separation(poly_b, poly_a, xf_b.inv_mul(xf_a));
-    if sb > sa { (sb, -xf_b.q.rotate(nb)) } else { (sa, xf_a.q.rotate(na)) }
+/// 5.2.1), without the reference-face bookkeeping of [`sat_query`]; it is the distance when
+/// the vertex found lies in front of the reference edge (then it is that far from the edge).
+///
+/// Each polygon is first shrunk about the mean of its vertices by its scale (in (0, 1]; 1
+/// keeps it whole): shrinking by `s` about `c` moves the polygon's extent along any axis to
+/// `c + s (extent - c)`, so the shrunk pair costs no more than the whole one.
+pub(crate) fn core_separation(
+    poly_a: &Polygon,
+    xf_a: Transform,
+    scale_a: f32,
+    poly_b: &Polygon,
+    xf_b: Transform,
+    scale_b: f32,
+) -> CoreSeparation {
+    let from_a = edge_separation(poly_a, scale_a, poly_b, scale_b, xf_a.inv_mul(xf_b));
+    let from_b = edge_separation(poly_b, scale_b, poly_a, scale_a, xf_b.inv_mul(xf_a));
+    if from_b.separation > from_a.separation {
+        CoreSeparation { axis: -xf_b.q.rotate(from_b.axis), ..from_b }
+    } else {
+        CoreSeparation { axis: xf_a.q.rotate(from_a.axis), ..from_a }
+    }
 }
 
 /// The greatest separation over the edge normals of `reference` of `other` placed by `xf`
-/// in the frame of `reference`, and that normal (in that frame).
-fn edge_separation(reference: &Polygon, other: &Polygon, xf: Transform) -> (f32, Vec2) {
+/// in the frame of `reference`, and that normal (in that frame), the two shrunk about their
+/// vertex means by `reference_scale` and `other_scale`.
+fn edge_separation(
+    reference: &Polygon,
+    reference_scale: f32,
+    other: &Polygon,
+    other_scale: f32,
+    xf: Transform,
+) -> CoreSeparation {
     let (others, count) = (other.vertices(), other.vertices().len());
     let mut placed = [Vec2::ZERO; MAX_POLYGON_VERTICES];
     for j in 0..count {
         placed[j] = xf.apply(others[j]);
     }
-    let mut best = (f32::NEG_INFINITY, Vec2::ZERO);
-    for (&n, &v) in reference.normals().iter().zip(reference.vertices()) {
+    let (references, normals) = (reference.vertices(), reference.normals());
+    let mean = |points: &[Vec2]| points.iter().copied().sum::<Vec2>() / points.len() as f32;
+    let shrink = reference_scale != 1.0 || other_scale != 1.0;
+    let shrunk = shrink.then(|| Shrunk {
+        reference_center: mean(references),
+        other_center: mean(&placed[..count]),
+        reference_scale,
+        other_scale,
+    });
+    let separations = if references.len() == 4 && count == 4 {
+        let mut four = [f32::NEG_INFINITY; MAX_POLYGON_VERTICES];
+        four[..4].copy_from_slice(&quad_separations(references, normals, &placed[..4], shrunk).to_array());
+        four
+    } else {
+        separations(references, normals, &placed[..count], shrunk)
+    };
+    let (mut best, mut edge) = (f32::NEG_INFINITY, 0);
+    for (i, &separation) in separations[..references.len()].iter().enumerate() {
+        if separation > best {
+            (best, edge) = (separation, i);
+        }
+    }
+    let (n, v) = (normals[edge], references[edge]);
+    let exact = !shrink && best >= 0.0 && {
+        let along = references[(edge + 1) % references.len()] - v;
+        let nearest = placed[..count].iter().copied().find(|&p| n.dot(p - v) == best).unwrap_or(v);
+        (0.0..=along.length_squared()).contains(&(nearest - v).dot(along))
+    };
+    CoreSeparation { separation: best, axis: n, exact }
+}
+
+/// The separations along the edge normals of `references` (normals `normals`) of the
+/// `placed` vertices, the polygons shrunk as `shrunk` says.
+fn separations(
+    references: &[Vec2],
+    normals: &[Vec2],
+    placed: &[Vec2],
+    shrunk: Option<Shrunk>,
+) -> [f32; MAX_POLYGON_VERTICES] {
+    let mut separations = [f32::NEG_INFINITY; MAX_POLYGON_VERTICES];
+    for (i, (&n, &v)) in normals.iter().zip(references).enumerate() {
         let mut separation = n.dot(placed[0] - v);
-        for &p in &placed[1..count] {
+        for &p in &placed[1..] {
             let d = n.dot(p - v);
             separation = if d < separation { d } else { separation };
         }
-        if separation > best.0 {
-            best = (separation, n);
-        }
+        separations[i] = shrunk.map_or(separation, |s| s.separation(n, v, separation));
     }
-    best
+    separations
+}
+
+/// How two polygons are shrunk: each by its scale about the mean of its vertices (the
+/// reference's frame).
+#[derive(Clone, Copy, Debug)]
+struct Shrunk {
+    reference_center: Vec2,
+    other_center: Vec2,
+    reference_scale: f32,
+    other_scale: f32,
+}
+
+impl Shrunk {
+    /// The separation along the reference edge normal `n` through vertex `v` of the shrunk
+    /// polygons, from that of the whole ones: the other's least extent along `n` moves toward
+    /// its center, and the edge toward the reference's center (both measured from `v`).
+    fn separation(&self, n: Vec2, v: Vec2, whole: f32) -> f32 {
+        let (to_other, to_reference) = (n.dot(self.other_center - v), n.dot(self.reference_center - v));
+        to_other * (1.0 - self.other_scale) + self.other_scale * whole - to_reference * (1.0 - self.reference_scale)
+    }
+}
+
+/// The separations along the four edge normals of a four-vertex reference of four placed
+/// vertices, one edge per SIMD lane: each lane does the scalar loop's operations in its
+/// order, so the values are the same.
+fn quad_separations(references: &[Vec2], normals: &[Vec2], placed: &[Vec2], shrunk: Option<Shrunk>) -> Vec4 {
+    let column = |points: &[Vec2], pick: fn(Vec2) -> f32| {
+        Vec4::new(pick(points[0]), pick(points[1]), pick(points[2]), pick(points[3]))
+    };
+    let (vx, vy) = (column(references, |p| p.x), column(references, |p| p.y));
+    let (nx, ny) = (column(normals, |p| p.x), column(normals, |p| p.y));
+    let along = |p: Vec2| nx * (Vec4::splat(p.x) - vx) + ny * (Vec4::splat(p.y) - vy);
+    let mut least = along(placed[0]);
+    for &p in &placed[1..4] {
+        let d = along(p);
+        least = Vec4::select(d.cmplt(least), d, least);
+    }
+    let Some(s) = shrunk else { return least };
+    let (to_other, to_reference) = (along(s.other_center), along(s.reference_center));
+    to_other * Vec4::splat(1.0 - s.other_scale) + Vec4::splat(s.other_scale) * least
+        - to_reference * Vec4::splat(1.0 - s.reference_scale)
 }
 
 /// The edge of `reference` with the greatest core separation from `incident` (both in the
@@ -116,12 +231,14 @@ mod tests {
     /// `core_separation` agrees with the core separation of the full separating axis test on
     /// seeded random polygons (boxes and hulls, rounded or not), overlapping, touching and
     /// apart, its sign with a brute-force check (some vertex of one core inside the other, or
-    /// two edges crossing), and its axis separates the placed vertices by that much.
+    /// two edges crossing), and its axis separates the placed vertices by that much; apart, it
+    /// is at most the brute-force distance, and that distance when it says it is exact; its
+    /// shrunk separation is the whole separation of the polygons shrunk by the same scales.
     #[test]
     fn core_separation_agrees_with_the_full_test_and_brute_force() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut next = move || rng.random_range(0.0f32..1.0);
-        let (mut overlapping, mut apart) = (0, 0);
+        let (mut overlapping, mut apart, mut shrunk_checked, mut exact) = (0, 0, 0, 0);
         for k in 0..4000 {
             let polygon = |next: &mut dyn FnMut() -> f32| {
                 let radius = if k % 3 == 0 { 0.1 * next() } else { 0.0 };
@@ -140,7 +257,23 @@ mod tests {
                 q: Rot::from_angle(7.0 * next()),
             };
             let (xf_a, xf_b) = (place(&mut next, 1.5), place(&mut next, 1.5));
-            let (separation, axis) = super::core_separation(&a, xf_a, &b, xf_b);
+            let whole = super::core_separation(&a, xf_a, 1.0, &b, xf_b, 1.0);
+            let (separation, axis) = (whole.separation, whole.axis);
+            // Shrunk, the separation is the whole separation of the shrunk polygons.
+            let (scale_a, scale_b) = (if k % 4 < 2 { 0.5 } else { 1.0 }, 0.3 + 0.7 * next());
+            let shrunk = super::core_separation(&a, xf_a, scale_a, &b, xf_b, scale_b);
+            let shrink = |p: &Polygon, s: f32| {
+                let c = p.vertices().iter().copied().sum::<Vec2>() / p.vertices().len() as f32;
+                let points: Vec<Vec2> = p.vertices().iter().map(|&v| c + s * (v - c)).collect();
+                Polygon::new(&points, 0.0).ok().filter(|q| q.vertices().len() == points.len())
+            };
+            if let (Some(sa), Some(sb)) = (shrink(&a, scale_a), shrink(&b, scale_b)) {
+                let expected = super::core_separation(&sa, xf_a, 1.0, &sb, xf_b, 1.0);
+                let (got, axis) = (shrunk.separation, shrunk.axis);
+                assert!((got - expected.separation).abs() < 1e-5, "case {k}: shrunk {got} vs {expected:?}");
+                assert!(axis.dot(expected.axis) > 0.9999 || (got - expected.separation).abs() < 1e-6, "case {k}");
+                shrunk_checked += 1;
+            }
             let overlap = separation < 0.0;
             let core_separation = sat_query(&a, xf_a, &b, xf_b).separation + a.radius() + b.radius();
             assert_eq!(overlap, core_separation < 0.0, "case {k}: separation {core_separation}");
@@ -156,9 +289,65 @@ mod tests {
             if core_separation.abs() > 1e-4 {
                 assert_eq!(overlap, brute_force_overlap(&wa, &wb), "case {k}");
             }
+            if !overlap {
+                // A lower bound on the cores' distance, and the distance when said exact.
+                let distance = brute_force_distance(&wa, &wb);
+                assert!(separation <= distance + 1e-4, "case {k}: {separation} beyond the distance {distance}");
+                if whole.exact {
+                    assert!((separation - distance).abs() < 1e-4, "case {k}: {separation}, distance {distance}");
+                    exact += 1;
+                }
+            }
             if overlap { overlapping += 1 } else { apart += 1 }
         }
         assert!(overlapping > 800 && apart > 800, "{overlapping} overlapping, {apart} apart");
+        assert!(shrunk_checked > 3000, "{shrunk_checked} shrunk pairs checked");
+        assert!(exact > 500, "{exact} exact of {apart} apart");
+    }
+
+    /// The four-lane separations of two quads are the scalar loop's, bit for bit: seeded boxes
+    /// and quads at any pose, whole and shrunk.
+    #[test]
+    fn quad_separations_are_the_scalar_ones() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut next = move || rng.random_range(0.0f32..1.0);
+        let mut checked = 0;
+        for k in 0..5000 {
+            let quad = |next: &mut dyn FnMut() -> f32| {
+                let points: Vec<Vec2> = (0..4).map(|_| Vec2::new(2.0 * next() - 1.0, 2.0 * next() - 1.0)).collect();
+                let box_ = crate::geometry::make_box(0.1 + next(), 0.1 + next()).unwrap();
+                Polygon::new(&points, 0.0).ok().filter(|p| p.vertices().len() == 4 && k % 2 == 0).unwrap_or(box_)
+            };
+            let (a, b) = (quad(&mut next), quad(&mut next));
+            let xf =
+                Transform { p: Vec2::new(4.0 * next() - 2.0, 4.0 * next() - 2.0), q: Rot::from_angle(7.0 * next()) };
+            let placed: Vec<Vec2> = b.vertices().iter().map(|&v| xf.apply(v)).collect();
+            let shrunk = (k % 3 != 0).then(|| Shrunk {
+                reference_center: a.vertices().iter().copied().sum::<Vec2>() / 4.0,
+                other_center: placed.iter().copied().sum::<Vec2>() / 4.0,
+                reference_scale: if k % 3 == 1 { 0.5 } else { 1.0 },
+                other_scale: 0.3 + 0.7 * next(),
+            });
+            let lanes = quad_separations(a.vertices(), a.normals(), &placed, shrunk).to_array();
+            let scalar = separations(a.vertices(), a.normals(), &placed, shrunk);
+            assert_eq!(lanes.map(f32::to_bits), [0, 1, 2, 3].map(|i| scalar[i].to_bits()), "case {k}");
+            checked += 1;
+        }
+        assert_eq!(checked, 5000);
+    }
+
+    /// The distance between two convex polygons that do not overlap (world vertices): the
+    /// least distance of a vertex of either to an edge of the other.
+    fn brute_force_distance(a: &[Vec2], b: &[Vec2]) -> f32 {
+        let to_edge = |p: Vec2, u: Vec2, v: Vec2| {
+            let t = ((p - u).dot(v - u) / (v - u).length_squared()).clamp(0.0, 1.0);
+            p.distance(u + t * (v - u))
+        };
+        let one_way = |a: &[Vec2], b: &[Vec2]| {
+            let edges = (0..b.len()).map(|i| (b[i], b[(i + 1) % b.len()]));
+            edges.flat_map(|(u, v)| a.iter().map(move |&p| to_edge(p, u, v))).fold(f32::INFINITY, f32::min)
+        };
+        one_way(a, b).min(one_way(b, a))
     }
 
     /// Two convex polygons (world vertices, counter-clockwise) overlap when a vertex of one
