@@ -3,7 +3,7 @@
 //! or segment is a two-vertex polygon whose two edges are the segment walked both ways).
 
 use crate::geometry::{Polygon, Shape};
-use crate::math::{Transform, Vec2};
+use crate::math::{Transform, Vec2, columns};
 use crate::settings::MAX_POLYGON_VERTICES;
 use glam::Vec4;
 
@@ -95,26 +95,6 @@ impl Lanes {
     #[inline]
     fn distances(&self, x: f32, y: f32) -> Vec4 {
         self.nx * (Vec4::splat(x) - self.vx) + self.ny * (Vec4::splat(y) - self.vy)
-    }
-}
-
-/// The x and y columns of the first four of `points` (which has at least four), loaded as two
-/// rows and shuffled (exact moves).
-#[inline(always)]
-fn columns(points: &[Vec2]) -> (Vec4, Vec4) {
-    let p = &points[..4];
-    let (lo, hi) = (Vec4::new(p[0].x, p[0].y, p[1].x, p[1].y), Vec4::new(p[2].x, p[2].y, p[3].x, p[3].y));
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{__m128, _mm_shuffle_ps};
-        let (lo, hi) = (__m128::from(lo), __m128::from(hi));
-        // SAFETY: SSE is part of every x86-64 target; these are register shuffles only.
-        let (x, y) = unsafe { (_mm_shuffle_ps::<0b10_00_10_00>(lo, hi), _mm_shuffle_ps::<0b11_01_11_01>(lo, hi)) };
-        (Vec4::from(x), Vec4::from(y))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        (Vec4::new(lo.x, lo.z, hi.x, hi.z), Vec4::new(lo.y, lo.w, hi.y, hi.w))
     }
 }
 
