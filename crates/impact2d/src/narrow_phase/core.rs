@@ -110,8 +110,8 @@ fn first_greatest(lanes: Vec4) -> (usize, f32) {
     best
 }
 
-/// What clipping and the touching-core path read of a core: its vertices, edge normals and
-/// radius. Implemented by [`Core`] and by the four-vertex cores of box pairs, so one clipping
+/// What clipping and the touching and apart paths read of a core: its vertices, edge normals
+/// and radius. Implemented by [`Core`] and by the four-vertex cores of box pairs, so one
 /// routine serves both with the same operations.
 pub(crate) trait Corners {
     /// Vertex `i` (local frame).
@@ -126,6 +126,9 @@ pub(crate) trait Corners {
     fn incident_edge(&self, normal: Vec2) -> usize;
     /// The vertex deepest along `-normal` relative to `origin` (see [`Core::deepest`]).
     fn deepest(&self, normal: Vec2, origin: Vec2) -> (usize, f32);
+    /// Of the two edges of a segment core, the one facing `direction`; any other core keeps
+    /// `edge` (see [`Core::edge_facing`]).
+    fn edge_facing(&self, edge: usize, direction: Vec2) -> usize;
 }
 
 impl Corners for Core {
@@ -157,6 +160,11 @@ impl Corners for Core {
     #[inline]
     fn deepest(&self, normal: Vec2, origin: Vec2) -> (usize, f32) {
         Core::deepest(self, normal, origin)
+    }
+
+    #[inline]
+    fn edge_facing(&self, edge: usize, direction: Vec2) -> usize {
+        Core::edge_facing(self, edge, direction)
     }
 }
 
