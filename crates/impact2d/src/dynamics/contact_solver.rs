@@ -53,7 +53,7 @@ use super::events::ContactHitEvent;
 use super::graph::ConstraintGraph;
 use super::handles::{NULL, ShapeId, Slots};
 use crate::math::{Rot, Vec2};
-use crate::settings::GRAPH_COLOR_COUNT;
+use crate::settings::{GRAPH_COLOR_COUNT, MAX_BODIES};
 
 /// The velocity and the motion since the start of the step of one awake body, in the layout
 /// the solver gathers from: 32 bytes, two halves of four floats. The angle turned since the
@@ -151,8 +151,9 @@ impl PointLanes {
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
 struct Bundle {
-    body_a: [u32; 4],
-    body_b: [u32; 4],
+    /// The bodies' states, as [`StateSlot`]s.
+    body_a: [StateSlot; 4],
+    body_b: [StateSlot; 4],
     inv_mass_a: Lanes,
     inv_inertia_a: Lanes,
     inv_mass_b: Lanes,
@@ -270,12 +271,45 @@ pub(crate) struct ContactSolver {
     separations: Vec<[Lanes; 2]>,
     /// Beside each bundle, its contacts and the numbers of the restitution pass.
     cold: Vec<BundleCold>,
-    /// The length of the state array the bundles were prepared with: every state index in
-    /// `bundles` is below it (`prepare` read each), so the stages index without bounds checks.
+    /// The length of the state array the bundles were prepared with: every state slot in
+    /// `bundles` is of a state below it (`prepare` read each), so the stages index without
+    /// bounds checks.
     state_count: usize,
     /// Statistics of the last step: contacts per color, and alone.
     pub color_sizes: [u32; GRAPH_COLOR_COUNT],
     pub overflow_count: u32,
+}
+
+/// Where a body state is: its index times four, the state's byte offset in units of 8 bytes.
+/// x86's scaled addressing multiplies by at most 8, so a 32-byte state's index would need a
+/// shift before each of the 16 row loads and stores a bundle makes per pass; this slot is
+/// used as it is. [`MAX_BODIES`] keeps it within 32 bits.
+type StateSlot = u32;
+
+/// The slot of the state at `index` (below `MAX_BODIES + 1`, so the product fits).
+#[inline]
+fn state_slot(index: u32) -> StateSlot {
+    index * 4
+}
+
+/// The state in `slot`.
+///
+/// # Safety
+/// `slot / 4` must be below `states.len()`, and `slot` a multiple of 4.
+#[inline(always)]
+unsafe fn state_at(states: &[BodyState], slot: StateSlot) -> &BodyState {
+    // SAFETY: the caller keeps the slot on a state of the slice (8-byte units, 4 per state).
+    unsafe { &*states.as_ptr().cast::<[f32; 2]>().add(slot as usize).cast::<BodyState>() }
+}
+
+/// [`state_at`] for writing.
+///
+/// # Safety
+/// As for [`state_at`].
+#[inline(always)]
+unsafe fn state_at_mut(states: &mut [BodyState], slot: StateSlot) -> &mut BodyState {
+    // SAFETY: as in `state_at`.
+    unsafe { &mut *states.as_mut_ptr().cast::<[f32; 2]>().add(slot as usize).cast::<BodyState>() }
 }
 
 /// The four lanes of `a`.
@@ -466,11 +500,11 @@ fn apply_impulse(a: &mut WideBody, b: &mut WideBody, m: &Masses, impulse: Vec4, 
 /// The velocities of four bodies, transposed into lanes.
 ///
 /// # Safety
-/// Every index must be below `states.len()`.
+/// Every slot must be one of `states` (see [`state_at`]).
 #[inline(always)]
-unsafe fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
-    // SAFETY: the caller keeps the indices in bounds.
-    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }).0);
+unsafe fn gather(states: &[BodyState], slots: &[StateSlot; 4]) -> WideBody {
+    // SAFETY: the caller keeps the slots in bounds.
+    let s = slots.map(|i| rows(unsafe { state_at(states, i) }).0);
     let [vx, vy, w, _] = transpose(s);
     WideBody { vx, vy, w }
 }
@@ -478,11 +512,11 @@ unsafe fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
 /// The motion of four bodies, transposed into lanes.
 ///
 /// # Safety
-/// Every index must be below `states.len()`.
+/// Every slot must be one of `states` (see [`state_at`]).
 #[inline(always)]
-unsafe fn gather_motion(states: &[BodyState], index: &[u32; 4]) -> WideMotion {
-    // SAFETY: the caller keeps the indices in bounds.
-    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }).1);
+unsafe fn gather_motion(states: &[BodyState], slots: &[StateSlot; 4]) -> WideMotion {
+    // SAFETY: the caller keeps the slots in bounds.
+    let s = slots.map(|i| rows(unsafe { state_at(states, i) }).1);
     let [dpx, dpy, qc, qs] = transpose(s);
     WideMotion { dpx, dpy, qc, qs }
 }
@@ -493,20 +527,20 @@ unsafe fn gather_motion(states: &[BodyState], index: &[u32; 4]) -> WideMotion {
 /// velocity each time, so no lane needs a test.
 ///
 /// # Safety
-/// Every index must be below `states.len()`.
+/// Every slot must be one of `states` (see [`state_at`]).
 #[inline(always)]
-unsafe fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
+unsafe fn scatter(states: &mut [BodyState], slots: &[StateSlot; 4], b: &WideBody) {
     let r = transpose([b.vx, b.vy, b.w, Vec4::ZERO]);
     for l in 0..4 {
-        // SAFETY: the caller keeps the indices in bounds.
-        store_velocity_row(unsafe { states.get_unchecked_mut(index[l] as usize) }, r[l]);
+        // SAFETY: the caller keeps the slots in bounds.
+        store_velocity_row(unsafe { state_at_mut(states, slots[l]) }, r[l]);
     }
 }
 
 /// The velocities of a bundle's two bodies, transposed into lanes.
 ///
 /// # Safety
-/// Every index of the bundle must be below `states.len()`.
+/// Every slot of the bundle must be one of `states`.
 #[inline(always)]
 unsafe fn gather_bundle(states: &[BodyState], c: &Bundle) -> (WideBody, WideBody) {
     // SAFETY: the caller keeps the indices in bounds.
@@ -516,7 +550,7 @@ unsafe fn gather_bundle(states: &[BodyState], c: &Bundle) -> (WideBody, WideBody
 /// Writes the velocities of a bundle's two bodies back.
 ///
 /// # Safety
-/// Every index of the bundle must be below `states.len()`.
+/// Every slot of the bundle must be one of `states`.
 #[inline(always)]
 unsafe fn scatter_bundle(states: &mut [BodyState], c: &Bundle, a: &WideBody, b: &WideBody) {
     // SAFETY: the caller keeps the indices in bounds.
@@ -538,6 +572,8 @@ impl ContactSolver {
         states: &[BodyState],
         k: &StepConstants,
     ) {
+        // Every state has a 32-bit slot (`create_body` holds the bodies to MAX_BODIES).
+        assert!(states.len() <= MAX_BODIES as usize + 1, "more body states than MAX_BODIES + 1");
         self.state_count = states.len();
         // The arrays take their new length first (only slots past last step's length are
         // filled), so that each bundle is written in its slot rather than built apart and
@@ -574,7 +610,7 @@ impl ContactSolver {
     pub fn warm_start(&self, states: &mut [BodyState]) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         for c in &self.bundles {
-            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
@@ -614,11 +650,11 @@ impl ContactSolver {
             let separations = if BIAS {
                 kept.map(|s| ld(&s))
             } else {
-                // SAFETY: the bundles' indices are below `state_count` (asserted above).
+                // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
                 let (a, b) = unsafe { (gather_motion(states, &c.body_a), gather_motion(states, &c.body_b)) };
                 current_separations(c, &a, &b)
             };
-            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             if !BIAS {
                 // Kept after the gathers: before them, the store would make the compiler
@@ -687,7 +723,7 @@ impl ContactSolver {
             if e.cmpeq(Vec4::ZERO).all() {
                 continue;
             }
-            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
@@ -796,8 +832,8 @@ fn prepare_bundle(
     let zero = Vec4::ZERO;
     let (tx, ty) = (ny, -nx);
     // Every field is written in place (built apart, the bundle would be copied in).
-    bundle.body_a = body_a;
-    bundle.body_b = body_b;
+    bundle.body_a = body_a.map(state_slot);
+    bundle.body_b = body_b.map(state_slot);
     bundle.inv_mass_a = ma.to_array();
     bundle.inv_inertia_a = ia.to_array();
     bundle.inv_mass_b = mb.to_array();
