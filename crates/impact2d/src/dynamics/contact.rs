@@ -20,8 +20,10 @@ use crate::broad_phase::PairKey;
 use crate::narrow_phase::{FeatureId, Manifold, collide, collide_into};
 use crate::settings::SPECULATIVE_DISTANCE;
 
-/// The solver's memory of one manifold point, carried over by feature id.
+/// The solver's memory of one manifold point, carried over by feature id. Four floats in
+/// order (`repr(C)`), so that the solver writes it as one row of its lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub(crate) struct PointImpulse {
     /// Accumulated normal impulse of the last step (N·s).
     pub normal: f32,

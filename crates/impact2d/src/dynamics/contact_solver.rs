@@ -751,6 +751,11 @@ impl ContactSolver {
     /// restitution and hit tests, and the user), and reports a hit event for each contact
     /// whose fastest point that took an impulse approached faster than `hit_threshold`.
     /// `shape_generations` names the shapes.
+    ///
+    /// A point's four numbers (normal, friction and largest normal impulse, approach speed)
+    /// are a [`PointImpulse`] row of the bundle's lanes, so each point of a bundle is one 4×4
+    /// transpose and a row store per contact; a bundle with a lane that may report a hit takes
+    /// the scalar path.
     pub fn store(
         &self,
         contacts: &mut Slots<Contact>,
@@ -758,37 +763,96 @@ impl ContactSolver {
         hits: &mut Vec<ContactHitEvent>,
         hit_threshold: f32,
     ) {
+        let threshold = Vec4::splat(hit_threshold);
         for (c, cold) in self.bundles.iter().zip(&self.cold) {
+            let (first, hit_first) = impulse_rows(&c.points[0], &cold.relative_velocity[0], threshold);
+            let (second, hit_second) = impulse_rows(&c.points[1], &cold.relative_velocity[1], threshold);
+            if (hit_first | hit_second).any() {
+                store_with_hits(c, cold, contacts, shape_generations, hits, hit_threshold);
+                continue;
+            }
             for (l, &ci) in cold.contacts.iter().enumerate() {
                 if ci == NULL {
                     continue;
                 }
                 let contact = &mut contacts[ci];
-                let mut fastest = (NULL as usize, hit_threshold);
-                for j in 0..contact.manifold.count {
-                    let p = &c.points[j];
-                    let imp = PointImpulse {
-                        normal: p.normal_impulse[l],
-                        tangent: p.tangent_impulse[l],
-                        max_normal: p.max_normal_impulse[l],
-                        approach: cold.relative_velocity[j][l],
-                    };
-                    contact.impulses[j] = imp;
-                    if imp.max_normal > 0.0 && -imp.approach > fastest.1 {
-                        fastest = (j, -imp.approach);
-                    }
+                let count = contact.manifold.count;
+                if count > 0 {
+                    store_impulse(&mut contact.impulses[0], first[l]);
                 }
-                if fastest.0 != NULL as usize && contact.flags & flags::HIT_EVENTS != 0 {
-                    let id = |i: u32| ShapeId::new(i, shape_generations[i as usize]);
-                    hits.push(ContactHitEvent {
-                        shape_a: id(contact.shape_a),
-                        shape_b: id(contact.shape_b),
-                        point: contact.manifold.points[fastest.0].point,
-                        normal: contact.manifold.normal,
-                        approach_speed: fastest.1,
-                    });
+                if count > 1 {
+                    store_impulse(&mut contact.impulses[1], second[l]);
                 }
             }
+        }
+    }
+}
+
+/// A point's impulses in the four lanes as rows, one [`PointImpulse`] per contact (a
+/// transpose: exact moves), and the lanes that took an impulse and approached faster than
+/// `threshold` (m/s), which may report a hit.
+#[inline(always)]
+fn impulse_rows(p: &PointLanes, approach: &Lanes, threshold: Vec4) -> ([Vec4; 4], BVec4A) {
+    let approach = ld(approach);
+    let max_normal = ld(&p.max_normal_impulse);
+    let hit = max_normal.cmpgt(Vec4::ZERO) & (-approach).cmpgt(threshold);
+    (transpose([ld(&p.normal_impulse), ld(&p.tangent_impulse), max_normal, approach]), hit)
+}
+
+/// Writes an impulse record from a row (normal, friction, largest normal impulse, approach
+/// speed) with one store.
+#[inline(always)]
+fn store_impulse(out: &mut PointImpulse, row: Vec4) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_storeu_ps;
+        // SAFETY: `PointImpulse` is `repr(C)` and four f32 (16 bytes); the store is unaligned.
+        unsafe { _mm_storeu_ps((out as *mut PointImpulse).cast::<f32>(), row.into()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let [normal, tangent, max_normal, approach] = row.to_array();
+        *out = PointImpulse { normal, tangent, max_normal, approach };
+    }
+}
+
+/// [`ContactSolver::store`] of one bundle, lane by lane, with its hit events.
+fn store_with_hits(
+    c: &Bundle,
+    cold: &BundleCold,
+    contacts: &mut Slots<Contact>,
+    shape_generations: &[u32],
+    hits: &mut Vec<ContactHitEvent>,
+    hit_threshold: f32,
+) {
+    for (l, &ci) in cold.contacts.iter().enumerate() {
+        if ci == NULL {
+            continue;
+        }
+        let contact = &mut contacts[ci];
+        let mut fastest = (NULL as usize, hit_threshold);
+        for j in 0..contact.manifold.count {
+            let p = &c.points[j];
+            let imp = PointImpulse {
+                normal: p.normal_impulse[l],
+                tangent: p.tangent_impulse[l],
+                max_normal: p.max_normal_impulse[l],
+                approach: cold.relative_velocity[j][l],
+            };
+            contact.impulses[j] = imp;
+            if imp.max_normal > 0.0 && -imp.approach > fastest.1 {
+                fastest = (j, -imp.approach);
+            }
+        }
+        if fastest.0 != NULL as usize && contact.flags & flags::HIT_EVENTS != 0 {
+            let id = |i: u32| ShapeId::new(i, shape_generations[i as usize]);
+            hits.push(ContactHitEvent {
+                shape_a: id(contact.shape_a),
+                shape_b: id(contact.shape_b),
+                point: contact.manifold.points[fastest.0].point,
+                normal: contact.manifold.normal,
+                approach_speed: fastest.1,
+            });
         }
     }
 }
@@ -998,5 +1062,80 @@ mod tests {
         assert!(checked > 2500, "{checked} points checked");
         // Inputs of about a meter in f32: a few ulps.
         assert!(worst < 1e-6, "worst separation error {worst} m");
+    }
+
+    #[test]
+    fn store_in_rows_is_the_lane_by_lane_store() {
+        use super::super::contact::Edge;
+        use crate::broad_phase::PairKey;
+        use crate::narrow_phase::Manifold;
+        let mut g = Seeded(0x2545_f491_4f6c_dd1d);
+        // 400 contacts of one or two points, a third with hit events, in bundles of four
+        // with some empty lanes; impulses and approach speeds such that some bundles hold a
+        // point fast enough for a hit (1 m/s) and most do not.
+        let mut contacts = Slots::default();
+        for i in 0..400u32 {
+            let mut manifold = Manifold::EMPTY;
+            manifold.count = 1 + usize::from(i.is_multiple_of(5));
+            manifold.normal = Vec2::new(0.6, 0.8);
+            manifold.points[0].point = Vec2::new(g.next(-5.0, 5.0), g.next(-5.0, 5.0));
+            manifold.points[1].point = Vec2::new(g.next(-5.0, 5.0), g.next(-5.0, 5.0));
+            let contact = Contact {
+                shape_a: i,
+                shape_b: i + 1,
+                body_a: 0,
+                body_b: 0,
+                edges: [Edge { prev: NULL, next: NULL }; 2],
+                manifold,
+                impulses: [PointImpulse { normal: -9.0, tangent: -9.0, max_normal: -9.0, approach: -9.0 }; 2],
+                friction: 0.5,
+                restitution: 0.0,
+                radius_a: 0.0,
+                radius_b: 0.0,
+                flags: if i.is_multiple_of(3) { flags::HIT_EVENTS } else { 0 },
+                color: 0,
+                color_slot: 0,
+                pair_key: PairKey(u64::from(i)),
+            };
+            contacts.insert(contact).unwrap();
+        }
+        let mut solver = ContactSolver::default();
+        let mut next = 0u32;
+        while next < 400 {
+            let mut bundle = Bundle::default();
+            let mut cold = BundleCold::default();
+            for l in 0..4 {
+                let empty = g.next(0.0, 1.0) < 0.1 || next >= 400;
+                cold.contacts[l] = if empty { NULL } else { next };
+                next += u32::from(!empty);
+                for j in 0..2 {
+                    let p = &mut bundle.points[j];
+                    p.normal_impulse[l] = g.next(0.0, 2.0);
+                    p.tangent_impulse[l] = g.next(-1.0, 1.0);
+                    // Some points took no impulse.
+                    p.max_normal_impulse[l] = if g.next(0.0, 1.0) < 0.2 { 0.0 } else { g.next(0.0, 3.0) };
+                    // Approach speeds up to 1.05 m/s: now and then past the 1 m/s threshold.
+                    cold.relative_velocity[j][l] = g.next(-1.05, 0.2);
+                }
+            }
+            solver.bundles.push(bundle);
+            solver.cold.push(cold);
+        }
+        let generations = vec![0; 401];
+        let (mut rows, mut lanes) = (contacts.clone(), contacts);
+        let (mut row_hits, mut lane_hits) = (Vec::new(), Vec::new());
+        solver.store(&mut rows, &generations, &mut row_hits, 1.0);
+        for (c, cold) in solver.bundles.iter().zip(&solver.cold) {
+            store_with_hits(c, cold, &mut lanes, &generations, &mut lane_hits, 1.0);
+        }
+        let bits = |c: &Contact| c.impulses.map(|i| [i.normal, i.tangent, i.max_normal, i.approach].map(f32::to_bits));
+        for (a, b) in rows.items.iter().zip(&lanes.items) {
+            assert_eq!(bits(a), bits(b));
+        }
+        assert_eq!(row_hits, lane_hits);
+        // Both paths ran: some bundles reported hits, and most stored without.
+        let hit_bundles =
+            solver.cold.iter().filter(|c| c.relative_velocity.iter().flatten().any(|&v| v < -1.0)).count();
+        assert!(!row_hits.is_empty() && hit_bundles < solver.bundles.len() / 2, "{} hits", row_hits.len());
     }
 }
