@@ -104,7 +104,7 @@ pub(crate) fn collide_quads(
         return;
     }
     if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
-        // Apart (one pair in ten to one in six in a pyramid): the closest features, read
+        // Apart (one pair in ten to one in four in a pyramid): the closest features, read
         // from the lanes (no eight-slot cores).
         *out = frame.finish(&apart_cores(&a, edge_a, &b, edge_b, speculative));
         return;
