@@ -294,6 +294,26 @@ fn in_quadrant(quadrant: i32, cos_r: f32, sin_r: f32) -> (f32, f32) {
     if quadrant & 2 == 0 { (c, s) } else { (-c, -s) }
 }
 
+/// The x and y columns of the first four of `points` (which has at least four), loaded as two
+/// rows and shuffled (exact moves).
+#[inline(always)]
+pub(crate) fn columns(points: &[Vec2]) -> (Vec4, Vec4) {
+    let p = &points[..4];
+    let (lo, hi) = (Vec4::new(p[0].x, p[0].y, p[1].x, p[1].y), Vec4::new(p[2].x, p[2].y, p[3].x, p[3].y));
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_shuffle_ps};
+        let (lo, hi) = (__m128::from(lo), __m128::from(hi));
+        // SAFETY: SSE is part of every x86-64 target; these are register shuffles only.
+        let (x, y) = unsafe { (_mm_shuffle_ps::<0b10_00_10_00>(lo, hi), _mm_shuffle_ps::<0b11_01_11_01>(lo, hi)) };
+        (Vec4::from(x), Vec4::from(y))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (Vec4::new(lo.x, lo.z, hi.x, hi.z), Vec4::new(lo.y, lo.w, hi.y, hi.w))
+    }
+}
+
 /// [`cos_sin`] of four angles in lanes, bit for bit the same: the reduction and both
 /// polynomials run with the same operations in the same order per lane. `None` when an angle
 /// is beyond 1e4 rad (rare: the caller uses [`cos_sin`]), or off x86-64.

@@ -120,6 +120,11 @@ pub const TIME_TO_SLEEP: f32 = 0.5;
 /// The most sub-steps a step accepts.
 pub const MAX_SUBSTEPS: u32 = 256;
 
+/// The most bodies a world holds (`World::create_body` returns `WorldError::Full` beyond):
+/// the contact solver addresses a body's 32-byte state by its index times four in 32 bits.
+/// 2^30 - 1 bodies would take far more memory than any machine has.
+pub const MAX_BODIES: u32 = (1 << 30) - 1;
+
 /// The number of graph colors the contact solver packs constraints into. Constraints of one
 /// color share no dynamic body, so they are solved four at a time in SIMD lanes; a
 /// constraint that finds no free color (a body with very many contacts) is solved alone.

@@ -17,11 +17,13 @@ use super::graph::NO_COLOR;
 use super::handles::{NULL, ShapeId};
 use super::world::World;
 use crate::broad_phase::PairKey;
-use crate::narrow_phase::{Manifold, collide};
+use crate::narrow_phase::{FeatureId, Manifold, collide, collide_into};
 use crate::settings::SPECULATIVE_DISTANCE;
 
-/// The solver's memory of one manifold point, carried over by feature id.
+/// The solver's memory of one manifold point, carried over by feature id. Four floats in
+/// order (`repr(C)`), so that the solver writes it as one row of its lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub(crate) struct PointImpulse {
     /// Accumulated normal impulse of the last step (N·s).
     pub normal: f32,
@@ -292,17 +294,20 @@ impl World {
                 ca.aabb.overlaps(&cb.aabb)
                     && collide(&ca.geometry, body_a.transform, &cb.geometry, body_b.transform, 0.0).count > 0
             } else {
-                let manifold = if aabb_gap(&ca.aabb, &cb.aabb) > SPECULATIVE_DISTANCE {
-                    Manifold::EMPTY
+                // The new manifold is written in place; the old one's feature ids are kept for
+                // the impulses.
+                let old_ids = FeatureIds::of(&c.manifold);
+                if aabb_gap(&ca.aabb, &cb.aabb) > SPECULATIVE_DISTANCE {
+                    c.manifold = Manifold::EMPTY;
                 } else {
-                    collide(&ca.geometry, body_a.transform, &cb.geometry, body_b.transform, SPECULATIVE_DISTANCE)
-                };
-                if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &manifold) {
+                    let (a, b) = (&ca.geometry, &cb.geometry);
+                    collide_into(&mut c.manifold, a, body_a.transform, b, body_b.transform, SPECULATIVE_DISTANCE);
+                }
+                if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &c.manifold) {
                     deep.push(body);
                 }
-                carry_impulses(&c.manifold, &mut c.impulses, &manifold);
-                c.manifold = manifold;
-                manifold.count > 0
+                carry_impulses(&old_ids, &mut c.impulses, &c.manifold);
+                c.manifold.count > 0
             };
             if touching != was_touching {
                 c.flags ^= flags::TOUCHING;
@@ -390,13 +395,33 @@ fn aabb_gap(a: &crate::geometry::Aabb, b: &crate::geometry::Aabb) -> f32 {
     d1.max(d2).max_element()
 }
 
+/// The feature ids of a manifold's points (what carrying impulses over needs of the old
+/// manifold).
+struct FeatureIds {
+    ids: [FeatureId; 2],
+    count: usize,
+}
+
+impl FeatureIds {
+    #[inline]
+    fn of(m: &Manifold) -> FeatureIds {
+        FeatureIds { ids: [m.points[0].id, m.points[1].id], count: m.count.min(2) }
+    }
+
+    /// The index of the point with feature id `id` ([`Manifold::find_id`] of the manifold).
+    #[inline]
+    fn find(&self, id: FeatureId) -> Option<usize> {
+        self.ids[..self.count].iter().position(|&i| i == id)
+    }
+}
+
 /// The impulses of the new manifold's points: those of the old points with the same feature
 /// id, zero for new points.
 #[inline]
-fn carry_impulses(old: &Manifold, impulses: &mut [PointImpulse; 2], new: &Manifold) {
+fn carry_impulses(old: &FeatureIds, impulses: &mut [PointImpulse; 2], new: &Manifold) {
     let previous = *impulses;
     for (j, point) in new.points().iter().enumerate() {
-        impulses[j] = match old.find_id(point.id) {
+        impulses[j] = match old.find(point.id) {
             Some(k) => {
                 PointImpulse { normal: previous[k].normal, tangent: previous[k].tangent, ..PointImpulse::default() }
             }

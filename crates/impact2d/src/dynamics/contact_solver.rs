@@ -53,7 +53,7 @@ use super::events::ContactHitEvent;
 use super::graph::ConstraintGraph;
 use super::handles::{NULL, ShapeId, Slots};
 use crate::math::{Rot, Vec2};
-use crate::settings::GRAPH_COLOR_COUNT;
+use crate::settings::{GRAPH_COLOR_COUNT, MAX_BODIES};
 
 /// The velocity and the motion since the start of the step of one awake body, in the layout
 /// the solver gathers from: 32 bytes, two halves of four floats. The angle turned since the
@@ -151,8 +151,9 @@ impl PointLanes {
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
 struct Bundle {
-    body_a: [u32; 4],
-    body_b: [u32; 4],
+    /// The bodies' states, as [`StateSlot`]s.
+    body_a: [StateSlot; 4],
+    body_b: [StateSlot; 4],
     inv_mass_a: Lanes,
     inv_inertia_a: Lanes,
     inv_mass_b: Lanes,
@@ -270,12 +271,45 @@ pub(crate) struct ContactSolver {
     separations: Vec<[Lanes; 2]>,
     /// Beside each bundle, its contacts and the numbers of the restitution pass.
     cold: Vec<BundleCold>,
-    /// The length of the state array the bundles were prepared with: every state index in
-    /// `bundles` is below it (`prepare` read each), so the stages index without bounds checks.
+    /// The length of the state array the bundles were prepared with: every state slot in
+    /// `bundles` is of a state below it (`prepare` read each), so the stages index without
+    /// bounds checks.
     state_count: usize,
     /// Statistics of the last step: contacts per color, and alone.
     pub color_sizes: [u32; GRAPH_COLOR_COUNT],
     pub overflow_count: u32,
+}
+
+/// Where a body state is: its index times four, the state's byte offset in units of 8 bytes.
+/// x86's scaled addressing multiplies by at most 8, so a 32-byte state's index would need a
+/// shift before each of the 16 row loads and stores a bundle makes per pass; this slot is
+/// used as it is. [`MAX_BODIES`] keeps it within 32 bits.
+type StateSlot = u32;
+
+/// The slot of the state at `index` (below `MAX_BODIES + 1`, so the product fits).
+#[inline]
+fn state_slot(index: u32) -> StateSlot {
+    index * 4
+}
+
+/// The state in `slot`.
+///
+/// # Safety
+/// `slot / 4` must be below `states.len()`, and `slot` a multiple of 4.
+#[inline(always)]
+unsafe fn state_at(states: &[BodyState], slot: StateSlot) -> &BodyState {
+    // SAFETY: the caller keeps the slot on a state of the slice (8-byte units, 4 per state).
+    unsafe { &*states.as_ptr().cast::<[f32; 2]>().add(slot as usize).cast::<BodyState>() }
+}
+
+/// [`state_at`] for writing.
+///
+/// # Safety
+/// As for [`state_at`].
+#[inline(always)]
+unsafe fn state_at_mut(states: &mut [BodyState], slot: StateSlot) -> &mut BodyState {
+    // SAFETY: as in `state_at`.
+    unsafe { &mut *states.as_mut_ptr().cast::<[f32; 2]>().add(slot as usize).cast::<BodyState>() }
 }
 
 /// The four lanes of `a`.
@@ -466,11 +500,11 @@ fn apply_impulse(a: &mut WideBody, b: &mut WideBody, m: &Masses, impulse: Vec4, 
 /// The velocities of four bodies, transposed into lanes.
 ///
 /// # Safety
-/// Every index must be below `states.len()`.
+/// Every slot must be one of `states` (see [`state_at`]).
 #[inline(always)]
-unsafe fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
-    // SAFETY: the caller keeps the indices in bounds.
-    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }).0);
+unsafe fn gather(states: &[BodyState], slots: &[StateSlot; 4]) -> WideBody {
+    // SAFETY: the caller keeps the slots in bounds.
+    let s = slots.map(|i| rows(unsafe { state_at(states, i) }).0);
     let [vx, vy, w, _] = transpose(s);
     WideBody { vx, vy, w }
 }
@@ -478,11 +512,11 @@ unsafe fn gather(states: &[BodyState], index: &[u32; 4]) -> WideBody {
 /// The motion of four bodies, transposed into lanes.
 ///
 /// # Safety
-/// Every index must be below `states.len()`.
+/// Every slot must be one of `states` (see [`state_at`]).
 #[inline(always)]
-unsafe fn gather_motion(states: &[BodyState], index: &[u32; 4]) -> WideMotion {
-    // SAFETY: the caller keeps the indices in bounds.
-    let s = index.map(|i| rows(unsafe { states.get_unchecked(i as usize) }).1);
+unsafe fn gather_motion(states: &[BodyState], slots: &[StateSlot; 4]) -> WideMotion {
+    // SAFETY: the caller keeps the slots in bounds.
+    let s = slots.map(|i| rows(unsafe { state_at(states, i) }).1);
     let [dpx, dpy, qc, qs] = transpose(s);
     WideMotion { dpx, dpy, qc, qs }
 }
@@ -493,20 +527,20 @@ unsafe fn gather_motion(states: &[BodyState], index: &[u32; 4]) -> WideMotion {
 /// velocity each time, so no lane needs a test.
 ///
 /// # Safety
-/// Every index must be below `states.len()`.
+/// Every slot must be one of `states` (see [`state_at`]).
 #[inline(always)]
-unsafe fn scatter(states: &mut [BodyState], index: &[u32; 4], b: &WideBody) {
+unsafe fn scatter(states: &mut [BodyState], slots: &[StateSlot; 4], b: &WideBody) {
     let r = transpose([b.vx, b.vy, b.w, Vec4::ZERO]);
     for l in 0..4 {
-        // SAFETY: the caller keeps the indices in bounds.
-        store_velocity_row(unsafe { states.get_unchecked_mut(index[l] as usize) }, r[l]);
+        // SAFETY: the caller keeps the slots in bounds.
+        store_velocity_row(unsafe { state_at_mut(states, slots[l]) }, r[l]);
     }
 }
 
 /// The velocities of a bundle's two bodies, transposed into lanes.
 ///
 /// # Safety
-/// Every index of the bundle must be below `states.len()`.
+/// Every slot of the bundle must be one of `states`.
 #[inline(always)]
 unsafe fn gather_bundle(states: &[BodyState], c: &Bundle) -> (WideBody, WideBody) {
     // SAFETY: the caller keeps the indices in bounds.
@@ -516,7 +550,7 @@ unsafe fn gather_bundle(states: &[BodyState], c: &Bundle) -> (WideBody, WideBody
 /// Writes the velocities of a bundle's two bodies back.
 ///
 /// # Safety
-/// Every index of the bundle must be below `states.len()`.
+/// Every slot of the bundle must be one of `states`.
 #[inline(always)]
 unsafe fn scatter_bundle(states: &mut [BodyState], c: &Bundle, a: &WideBody, b: &WideBody) {
     // SAFETY: the caller keeps the indices in bounds.
@@ -538,6 +572,8 @@ impl ContactSolver {
         states: &[BodyState],
         k: &StepConstants,
     ) {
+        // Every state has a 32-bit slot (`create_body` holds the bodies to MAX_BODIES).
+        assert!(states.len() <= MAX_BODIES as usize + 1, "more body states than MAX_BODIES + 1");
         self.state_count = states.len();
         // The arrays take their new length first (only slots past last step's length are
         // filled), so that each bundle is written in its slot rather than built apart and
@@ -574,7 +610,7 @@ impl ContactSolver {
     pub fn warm_start(&self, states: &mut [BodyState]) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         for c in &self.bundles {
-            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
@@ -614,11 +650,11 @@ impl ContactSolver {
             let separations = if BIAS {
                 kept.map(|s| ld(&s))
             } else {
-                // SAFETY: the bundles' indices are below `state_count` (asserted above).
+                // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
                 let (a, b) = unsafe { (gather_motion(states, &c.body_a), gather_motion(states, &c.body_b)) };
                 current_separations(c, &a, &b)
             };
-            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             if !BIAS {
                 // Kept after the gathers: before them, the store would make the compiler
@@ -687,7 +723,7 @@ impl ContactSolver {
             if e.cmpeq(Vec4::ZERO).all() {
                 continue;
             }
-            // SAFETY: the bundles' indices are below `state_count` (asserted above).
+            // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
@@ -715,6 +751,11 @@ impl ContactSolver {
     /// restitution and hit tests, and the user), and reports a hit event for each contact
     /// whose fastest point that took an impulse approached faster than `hit_threshold`.
     /// `shape_generations` names the shapes.
+    ///
+    /// A point's four numbers (normal, friction and largest normal impulse, approach speed)
+    /// are a [`PointImpulse`] row of the bundle's lanes, so each point of a bundle is one 4×4
+    /// transpose and a row store per contact; a bundle with a lane that may report a hit takes
+    /// the scalar path.
     pub fn store(
         &self,
         contacts: &mut Slots<Contact>,
@@ -722,37 +763,96 @@ impl ContactSolver {
         hits: &mut Vec<ContactHitEvent>,
         hit_threshold: f32,
     ) {
+        let threshold = Vec4::splat(hit_threshold);
         for (c, cold) in self.bundles.iter().zip(&self.cold) {
+            let (first, hit_first) = impulse_rows(&c.points[0], &cold.relative_velocity[0], threshold);
+            let (second, hit_second) = impulse_rows(&c.points[1], &cold.relative_velocity[1], threshold);
+            if (hit_first | hit_second).any() {
+                store_with_hits(c, cold, contacts, shape_generations, hits, hit_threshold);
+                continue;
+            }
             for (l, &ci) in cold.contacts.iter().enumerate() {
                 if ci == NULL {
                     continue;
                 }
                 let contact = &mut contacts[ci];
-                let mut fastest = (NULL as usize, hit_threshold);
-                for j in 0..contact.manifold.count {
-                    let p = &c.points[j];
-                    let imp = PointImpulse {
-                        normal: p.normal_impulse[l],
-                        tangent: p.tangent_impulse[l],
-                        max_normal: p.max_normal_impulse[l],
-                        approach: cold.relative_velocity[j][l],
-                    };
-                    contact.impulses[j] = imp;
-                    if imp.max_normal > 0.0 && -imp.approach > fastest.1 {
-                        fastest = (j, -imp.approach);
-                    }
+                let count = contact.manifold.count;
+                if count > 0 {
+                    store_impulse(&mut contact.impulses[0], first[l]);
                 }
-                if fastest.0 != NULL as usize && contact.flags & flags::HIT_EVENTS != 0 {
-                    let id = |i: u32| ShapeId::new(i, shape_generations[i as usize]);
-                    hits.push(ContactHitEvent {
-                        shape_a: id(contact.shape_a),
-                        shape_b: id(contact.shape_b),
-                        point: contact.manifold.points[fastest.0].point,
-                        normal: contact.manifold.normal,
-                        approach_speed: fastest.1,
-                    });
+                if count > 1 {
+                    store_impulse(&mut contact.impulses[1], second[l]);
                 }
             }
+        }
+    }
+}
+
+/// A point's impulses in the four lanes as rows, one [`PointImpulse`] per contact (a
+/// transpose: exact moves), and the lanes that took an impulse and approached faster than
+/// `threshold` (m/s), which may report a hit.
+#[inline(always)]
+fn impulse_rows(p: &PointLanes, approach: &Lanes, threshold: Vec4) -> ([Vec4; 4], BVec4A) {
+    let approach = ld(approach);
+    let max_normal = ld(&p.max_normal_impulse);
+    let hit = max_normal.cmpgt(Vec4::ZERO) & (-approach).cmpgt(threshold);
+    (transpose([ld(&p.normal_impulse), ld(&p.tangent_impulse), max_normal, approach]), hit)
+}
+
+/// Writes an impulse record from a row (normal, friction, largest normal impulse, approach
+/// speed) with one store.
+#[inline(always)]
+fn store_impulse(out: &mut PointImpulse, row: Vec4) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_storeu_ps;
+        // SAFETY: `PointImpulse` is `repr(C)` and four f32 (16 bytes); the store is unaligned.
+        unsafe { _mm_storeu_ps((out as *mut PointImpulse).cast::<f32>(), row.into()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let [normal, tangent, max_normal, approach] = row.to_array();
+        *out = PointImpulse { normal, tangent, max_normal, approach };
+    }
+}
+
+/// [`ContactSolver::store`] of one bundle, lane by lane, with its hit events.
+fn store_with_hits(
+    c: &Bundle,
+    cold: &BundleCold,
+    contacts: &mut Slots<Contact>,
+    shape_generations: &[u32],
+    hits: &mut Vec<ContactHitEvent>,
+    hit_threshold: f32,
+) {
+    for (l, &ci) in cold.contacts.iter().enumerate() {
+        if ci == NULL {
+            continue;
+        }
+        let contact = &mut contacts[ci];
+        let mut fastest = (NULL as usize, hit_threshold);
+        for j in 0..contact.manifold.count {
+            let p = &c.points[j];
+            let imp = PointImpulse {
+                normal: p.normal_impulse[l],
+                tangent: p.tangent_impulse[l],
+                max_normal: p.max_normal_impulse[l],
+                approach: cold.relative_velocity[j][l],
+            };
+            contact.impulses[j] = imp;
+            if imp.max_normal > 0.0 && -imp.approach > fastest.1 {
+                fastest = (j, -imp.approach);
+            }
+        }
+        if fastest.0 != NULL as usize && contact.flags & flags::HIT_EVENTS != 0 {
+            let id = |i: u32| ShapeId::new(i, shape_generations[i as usize]);
+            hits.push(ContactHitEvent {
+                shape_a: id(contact.shape_a),
+                shape_b: id(contact.shape_b),
+                point: contact.manifold.points[fastest.0].point,
+                normal: contact.manifold.normal,
+                approach_speed: fastest.1,
+            });
         }
     }
 }
@@ -796,8 +896,8 @@ fn prepare_bundle(
     let zero = Vec4::ZERO;
     let (tx, ty) = (ny, -nx);
     // Every field is written in place (built apart, the bundle would be copied in).
-    bundle.body_a = body_a;
-    bundle.body_b = body_b;
+    bundle.body_a = body_a.map(state_slot);
+    bundle.body_b = body_b.map(state_slot);
     bundle.inv_mass_a = ma.to_array();
     bundle.inv_inertia_a = ia.to_array();
     bundle.inv_mass_b = mb.to_array();
@@ -962,5 +1062,80 @@ mod tests {
         assert!(checked > 2500, "{checked} points checked");
         // Inputs of about a meter in f32: a few ulps.
         assert!(worst < 1e-6, "worst separation error {worst} m");
+    }
+
+    #[test]
+    fn store_in_rows_is_the_lane_by_lane_store() {
+        use super::super::contact::Edge;
+        use crate::broad_phase::PairKey;
+        use crate::narrow_phase::Manifold;
+        let mut g = Seeded(0x2545_f491_4f6c_dd1d);
+        // 400 contacts of one or two points, a third with hit events, in bundles of four
+        // with some empty lanes; impulses and approach speeds such that some bundles hold a
+        // point fast enough for a hit (1 m/s) and most do not.
+        let mut contacts = Slots::default();
+        for i in 0..400u32 {
+            let mut manifold = Manifold::EMPTY;
+            manifold.count = 1 + usize::from(i.is_multiple_of(5));
+            manifold.normal = Vec2::new(0.6, 0.8);
+            manifold.points[0].point = Vec2::new(g.next(-5.0, 5.0), g.next(-5.0, 5.0));
+            manifold.points[1].point = Vec2::new(g.next(-5.0, 5.0), g.next(-5.0, 5.0));
+            let contact = Contact {
+                shape_a: i,
+                shape_b: i + 1,
+                body_a: 0,
+                body_b: 0,
+                edges: [Edge { prev: NULL, next: NULL }; 2],
+                manifold,
+                impulses: [PointImpulse { normal: -9.0, tangent: -9.0, max_normal: -9.0, approach: -9.0 }; 2],
+                friction: 0.5,
+                restitution: 0.0,
+                radius_a: 0.0,
+                radius_b: 0.0,
+                flags: if i.is_multiple_of(3) { flags::HIT_EVENTS } else { 0 },
+                color: 0,
+                color_slot: 0,
+                pair_key: PairKey(u64::from(i)),
+            };
+            contacts.insert(contact).unwrap();
+        }
+        let mut solver = ContactSolver::default();
+        let mut next = 0u32;
+        while next < 400 {
+            let mut bundle = Bundle::default();
+            let mut cold = BundleCold::default();
+            for l in 0..4 {
+                let empty = g.next(0.0, 1.0) < 0.1 || next >= 400;
+                cold.contacts[l] = if empty { NULL } else { next };
+                next += u32::from(!empty);
+                for j in 0..2 {
+                    let p = &mut bundle.points[j];
+                    p.normal_impulse[l] = g.next(0.0, 2.0);
+                    p.tangent_impulse[l] = g.next(-1.0, 1.0);
+                    // Some points took no impulse.
+                    p.max_normal_impulse[l] = if g.next(0.0, 1.0) < 0.2 { 0.0 } else { g.next(0.0, 3.0) };
+                    // Approach speeds up to 1.05 m/s: now and then past the 1 m/s threshold.
+                    cold.relative_velocity[j][l] = g.next(-1.05, 0.2);
+                }
+            }
+            solver.bundles.push(bundle);
+            solver.cold.push(cold);
+        }
+        let generations = vec![0; 401];
+        let (mut rows, mut lanes) = (contacts.clone(), contacts);
+        let (mut row_hits, mut lane_hits) = (Vec::new(), Vec::new());
+        solver.store(&mut rows, &generations, &mut row_hits, 1.0);
+        for (c, cold) in solver.bundles.iter().zip(&solver.cold) {
+            store_with_hits(c, cold, &mut lanes, &generations, &mut lane_hits, 1.0);
+        }
+        let bits = |c: &Contact| c.impulses.map(|i| [i.normal, i.tangent, i.max_normal, i.approach].map(f32::to_bits));
+        for (a, b) in rows.items.iter().zip(&lanes.items) {
+            assert_eq!(bits(a), bits(b));
+        }
+        assert_eq!(row_hits, lane_hits);
+        // Both paths ran: some bundles reported hits, and most stored without.
+        let hit_bundles =
+            solver.cold.iter().filter(|c| c.relative_velocity.iter().flatten().any(|&v| v < -1.0)).count();
+        assert!(!row_hits.is_empty() && hit_bundles < solver.bundles.len() / 2, "{} hits", row_hits.len());
     }
 }

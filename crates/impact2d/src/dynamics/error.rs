@@ -36,7 +36,8 @@ pub enum WorldError {
         /// The body types it needs, in words.
         requirement: &'static str,
     },
-    /// The world holds as many objects of one kind as its handles can address.
+    /// The world holds as many objects of one kind as it can address (for bodies,
+    /// [`MAX_BODIES`](crate::settings::MAX_BODIES)).
     #[error("the world holds as many {what} as it can address")]
     Full {
         /// "bodies", "shapes" or "contacts".

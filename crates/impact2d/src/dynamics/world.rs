@@ -19,7 +19,8 @@ use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::Manifold;
 use crate::settings::{
     DEFAULT_CONTACT_DAMPING_RATIO, DEFAULT_CONTACT_HERTZ, DEFAULT_CONTACT_PUSH_MAX_SPEED, DEFAULT_HIT_EVENT_THRESHOLD,
-    DEFAULT_MAX_IMPACTS_PER_BODY, DEFAULT_MAX_LINEAR_SPEED, DEFAULT_RESTITUTION_THRESHOLD, LINEAR_SLOP, MAX_SUBSTEPS,
+    DEFAULT_MAX_IMPACTS_PER_BODY, DEFAULT_MAX_LINEAR_SPEED, DEFAULT_RESTITUTION_THRESHOLD, LINEAR_SLOP, MAX_BODIES,
+    MAX_SUBSTEPS,
 };
 
 /// The settings of a world. Units: meters, kilograms, seconds.
@@ -323,12 +324,15 @@ impl World {
     /// Makes a body (without shapes: a dynamic body has mass 1 kg until shapes give it one).
     ///
     /// Errors: [`WorldError::InvalidValue`] for a non-finite or out-of-range number in `def`
-    /// (see [`BodyDef`]); [`WorldError::Full`].
+    /// (see [`BodyDef`]); [`WorldError::Full`] when the world holds [`MAX_BODIES`] bodies.
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
         def.validate()?;
         let mut body = Body::new(def);
         if body.is_dynamic() && body.fixed_rotation {
             body.angular_velocity = 0.0;
+        }
+        if self.bodies.count() >= MAX_BODIES as usize {
+            return Err(WorldError::Full { what: "bodies" });
         }
         let (index, generation) = self.bodies.insert(body).ok_or(WorldError::Full { what: "bodies" })?;
         match def.body_type {

@@ -39,33 +39,62 @@ pub fn collide(
     xf_b: Transform,
     speculative_distance: f32,
 ) -> Manifold {
+    let mut out = Manifold::EMPTY;
+    collide_into(&mut out, shape_a, xf_a, shape_b, xf_b, speculative_distance);
+    out
+}
+
+/// [`collide`] written into `out`: the world writes each contact's manifold in its place
+/// (returned by value, the manifold of a box pair was copied twice on its way there).
+pub(crate) fn collide_into(
+    out: &mut Manifold,
+    shape_a: &Shape,
+    xf_a: Transform,
+    shape_b: &Shape,
+    xf_b: Transform,
+    speculative_distance: f32,
+) {
     if !(is_finite(xf_a) && is_finite(xf_b)) {
-        return Manifold::EMPTY;
+        *out = Manifold::EMPTY;
+        return;
     }
     // NaN and negative distances count as zero.
     let speculative = if speculative_distance > 0.0 { speculative_distance.min(f32::MAX) } else { 0.0 };
     match (shape_a, shape_b) {
-        (Shape::ChainSegment(a), _) => collide_chain_segment(a, xf_a, shape_b, xf_b, speculative),
-        (_, Shape::ChainSegment(b)) => collide_chain_segment(b, xf_b, shape_a, xf_a, speculative).flipped(),
-        (_, Shape::Circle(_)) => collide_convex(shape_a, xf_a, shape_b, xf_b, speculative),
-        (Shape::Circle(_), _) => collide_convex(shape_b, xf_b, shape_a, xf_a, speculative).flipped(),
-        _ => collide_convex(shape_a, xf_a, shape_b, xf_b, speculative),
+        (Shape::ChainSegment(a), _) => *out = collide_chain_segment(a, xf_a, shape_b, xf_b, speculative),
+        (_, Shape::ChainSegment(b)) => {
+            *out = collide_chain_segment(b, xf_b, shape_a, xf_a, speculative).flipped();
+        }
+        (_, Shape::Circle(_)) => collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
+        (Shape::Circle(_), _) => {
+            collide_convex(out, shape_b, xf_b, shape_a, xf_a, speculative);
+            *out = out.flipped();
+        }
+        _ => collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
     }
 }
 
-/// A circle, capsule, segment or polygon A against a circle or any core B. A is a circle
-/// only when B is one too.
-fn collide_convex(shape_a: &Shape, xf_a: Transform, shape_b: &Shape, xf_b: Transform, speculative: f32) -> Manifold {
+/// A circle, capsule, segment or polygon A against a circle or any core B, into `out`. A is
+/// a circle only when B is one too.
+fn collide_convex(
+    out: &mut Manifold,
+    shape_a: &Shape,
+    xf_a: Transform,
+    shape_b: &Shape,
+    xf_b: Transform,
+    speculative: f32,
+) {
     if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (shape_a, shape_b) {
         // A polygon's `local_origin` is its first vertex.
         let frame = Frame::new(xf_a, pa.vertices()[0], xf_b);
         if pa.vertices().len() == 4 && pb.vertices().len() == 4 {
             // The common pair (boxes on boxes): cores in lanes.
-            return collide_quads(pa, &frame, pb, xf_b, speculative);
+            return collide_quads(out, pa, &frame, pb, xf_b, speculative);
         }
         // Other polygon pairs: the cores are built in place, not moved through `Convex`.
         let (a, b) = (Core::polygon(pa, frame.local_a()), Core::polygon(pb, frame.local(xf_b)));
-        return frame.finish(&collide_cores(&a, &b, speculative));
+        *out = frame.finish(&collide_cores(&a, &b, speculative));
+        return;
     }
     let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
     let a = Convex::of(shape_a, frame.local_a());
@@ -75,9 +104,12 @@ fn collide_convex(shape_a: &Shape, xf_a: Transform, shape_b: &Shape, xf_b: Trans
         (Convex::Core(core), Convex::Circle(center, radius)) => core_and_circle(core, *center, *radius, speculative),
         (Convex::Core(core_a), Convex::Core(core_b)) => collide_cores(core_a, core_b, speculative),
         // Not reached: the dispatch puts a circle in A only against a circle.
-        (Convex::Circle(..), Convex::Core(_)) => return Manifold::EMPTY,
+        (Convex::Circle(..), Convex::Core(_)) => {
+            *out = Manifold::EMPTY;
+            return;
+        }
     };
-    frame.finish(&local)
+    *out = frame.finish(&local);
 }
 
 /// A point of the shape (body coordinates) to center the pair's local frame on, so that

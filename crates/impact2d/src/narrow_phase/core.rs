@@ -3,7 +3,7 @@
 //! or segment is a two-vertex polygon whose two edges are the segment walked both ways).
 
 use crate::geometry::{Polygon, Shape};
-use crate::math::{Transform, Vec2};
+use crate::math::{Transform, Vec2, columns};
 use crate::settings::MAX_POLYGON_VERTICES;
 use glam::Vec4;
 
@@ -98,26 +98,6 @@ impl Lanes {
     }
 }
 
-/// The x and y columns of the first four of `points` (which has at least four), loaded as two
-/// rows and shuffled (exact moves).
-#[inline(always)]
-fn columns(points: &[Vec2]) -> (Vec4, Vec4) {
-    let p = &points[..4];
-    let (lo, hi) = (Vec4::new(p[0].x, p[0].y, p[1].x, p[1].y), Vec4::new(p[2].x, p[2].y, p[3].x, p[3].y));
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{__m128, _mm_shuffle_ps};
-        let (lo, hi) = (__m128::from(lo), __m128::from(hi));
-        // SAFETY: SSE is part of every x86-64 target; these are register shuffles only.
-        let (x, y) = unsafe { (_mm_shuffle_ps::<0b10_00_10_00>(lo, hi), _mm_shuffle_ps::<0b11_01_11_01>(lo, hi)) };
-        (Vec4::from(x), Vec4::from(y))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        (Vec4::new(lo.x, lo.z, hi.x, hi.z), Vec4::new(lo.y, lo.w, hi.y, hi.w))
-    }
-}
-
 /// The first lane holding the greatest value, and that value.
 #[inline]
 fn first_greatest(lanes: Vec4) -> (usize, f32) {
@@ -130,8 +110,8 @@ fn first_greatest(lanes: Vec4) -> (usize, f32) {
     best
 }
 
-/// What clipping and the touching-core path read of a core: its vertices, edge normals and
-/// radius. Implemented by [`Core`] and by the four-vertex cores of box pairs, so one clipping
+/// What clipping and the touching and apart paths read of a core: its vertices, edge normals
+/// and radius. Implemented by [`Core`] and by the four-vertex cores of box pairs, so one
 /// routine serves both with the same operations.
 pub(crate) trait Corners {
     /// Vertex `i` (local frame).
@@ -146,6 +126,9 @@ pub(crate) trait Corners {
     fn incident_edge(&self, normal: Vec2) -> usize;
     /// The vertex deepest along `-normal` relative to `origin` (see [`Core::deepest`]).
     fn deepest(&self, normal: Vec2, origin: Vec2) -> (usize, f32);
+    /// Of the two edges of a segment core, the one facing `direction`; any other core keeps
+    /// `edge` (see [`Core::edge_facing`]).
+    fn edge_facing(&self, edge: usize, direction: Vec2) -> usize;
 }
 
 impl Corners for Core {
@@ -177,6 +160,11 @@ impl Corners for Core {
     #[inline]
     fn deepest(&self, normal: Vec2, origin: Vec2) -> (usize, f32) {
         Core::deepest(self, normal, origin)
+    }
+
+    #[inline]
+    fn edge_facing(&self, edge: usize, direction: Vec2) -> usize {
+        Core::edge_facing(self, edge, direction)
     }
 }
 

@@ -52,5 +52,6 @@ mod tests;
 mod tiles;
 
 pub use collide::collide;
+pub(crate) use collide::collide_into;
 pub use manifold::{FeatureId, Manifold, ManifoldPoint, feature_id};
 pub use tiles::{TileEdges, collide_tile, internal_edges};

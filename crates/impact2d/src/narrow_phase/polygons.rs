@@ -29,7 +29,7 @@ use super::clip::clip_faces;
 use super::core::{Core, Corners, max_separation};
 use super::manifold::{LocalManifold, LocalPoint, feature_id, is_within};
 use crate::math::Vec2;
-use crate::query::{SegmentDistance, segment_distance};
+use crate::query::{SegmentDistance, segment_distance, segment_distance_lanes};
 use crate::settings::{MANIFOLD_REFERENCE_TOLERANCE, MANIFOLD_TOUCHING_GAP};
 
 /// The manifold of two cores in the same local frame (the normal from `a` to `b`); points
@@ -54,10 +54,10 @@ pub(crate) fn collide_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifo
 /// Cores apart (their SAT separation beyond [`MANIFOLD_TOUCHING_GAP`]): the manifold from
 /// their closest features, which lie on edge `edge_a` of `a` (its edge of greatest separation)
 /// and its incident edge of `b`, or on edge `edge_b` of `b` and its incident edge of `a`.
-pub(crate) fn apart_cores(a: &Core, edge_a: usize, b: &Core, edge_b: usize, speculative: f32) -> LocalManifold {
+pub(crate) fn apart_cores<C: Corners>(a: &C, edge_a: usize, b: &C, edge_b: usize, speculative: f32) -> LocalManifold {
     let Some(pair_a) = edge_pair(a, edge_a, b, false) else { return LocalManifold::EMPTY };
     // Faces lying on each other make the same pair both ways: measure it once.
-    let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normals[edge_b]) == edge_a;
+    let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normal(edge_b)) == edge_a;
     let pair = if same {
         pair_a
     } else {
@@ -104,10 +104,10 @@ pub(crate) fn touching_cores<C: Corners>(
 }
 
 /// Which edges of two cores hold their closest features, and how they relate.
-struct EdgePair<'a> {
-    reference: &'a Core,
+struct EdgePair<'a, C> {
+    reference: &'a C,
     reference_edge: usize,
-    incident: &'a Core,
+    incident: &'a C,
     incident_edge: usize,
     /// True when `reference` is B.
     flip: bool,
@@ -116,9 +116,9 @@ struct EdgePair<'a> {
 
 /// The manifold of two cores that are apart, from the closest points of the edges that hold
 /// their closest features.
-fn closest_features(pair: &EdgePair, speculative: f32) -> LocalManifold {
+fn closest_features<C: Corners>(pair: &EdgePair<C>, speculative: f32) -> LocalManifold {
     let distance = pair.closest.distance_squared.sqrt();
-    let radius = pair.reference.radius + pair.incident.radius;
+    let radius = pair.reference.radius() + pair.incident.radius();
     if !is_within(distance - radius, speculative) {
         return LocalManifold::EMPTY;
     }
@@ -152,32 +152,39 @@ fn closest_features(pair: &EdgePair, speculative: f32) -> LocalManifold {
 /// Edge `edge` of `reference` and the incident edge of `incident` for its normal, with the
 /// closest points of the two edges; `None` for coordinates that are not finite or beyond
 /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE).
-fn edge_pair<'a>(reference: &'a Core, edge: usize, incident: &'a Core, flip: bool) -> Option<EdgePair<'a>> {
-    let incident_edge = incident.incident_edge(reference.normals[edge]);
-    let (r1, r2) = (reference.vertices[edge], reference.vertices[reference.next(edge)]);
-    let (i1, i2) = (incident.vertices[incident_edge], incident.vertices[incident.next(incident_edge)]);
-    let closest = segment_distance(r1, r2, i1, i2).ok()?;
+fn edge_pair<'a, C: Corners>(reference: &'a C, edge: usize, incident: &'a C, flip: bool) -> Option<EdgePair<'a, C>> {
+    let incident_edge = incident.incident_edge(reference.normal(edge));
+    let (r1, r2) = (reference.vertex(edge), reference.vertex(reference.next(edge)));
+    let (i1, i2) = (incident.vertex(incident_edge), incident.vertex(incident.next(incident_edge)));
+    let closest = segment_distance_lanes(r1, r2, i1, i2)?;
     Some(EdgePair { reference, reference_edge: edge, incident, incident_edge, flip, closest })
 }
 
 /// The face contact of edge `edge` of `face` (the one facing `toward`, for a segment core)
 /// with the incident edge of `other`.
-fn face_contact(face: &Core, edge: usize, other: &Core, toward: Vec2, flip: bool, speculative: f32) -> LocalManifold {
+fn face_contact<C: Corners>(
+    face: &C,
+    edge: usize,
+    other: &C,
+    toward: Vec2,
+    flip: bool,
+    speculative: f32,
+) -> LocalManifold {
     let edge = face.edge_facing(edge, toward);
-    let incident_edge = other.incident_edge(face.normals[edge]);
+    let incident_edge = other.incident_edge(face.normal(edge));
     clip_faces(face, edge, other, incident_edge, flip, speculative)
 }
 
 /// One point between the closest features of an edge pair (`distance` apart, meters): for
 /// two closest vertices, or when clipping found nothing within the speculative distance.
-fn closest_point(pair: &EdgePair, distance: f32, speculative: f32) -> LocalManifold {
+fn closest_point<C: Corners>(pair: &EdgePair<C>, distance: f32, speculative: f32) -> LocalManifold {
     let (r, i, c) = (pair.reference, pair.incident, &pair.closest);
-    let separation = distance - r.radius - i.radius;
+    let separation = distance - r.radius() - i.radius();
     if !is_within(separation, speculative) || !is_within(f32::MIN_POSITIVE, distance) {
         return LocalManifold::EMPTY;
     }
     let normal = (c.closest2 - c.closest1) / distance;
-    let point = 0.5 * ((c.closest1 + normal * r.radius) + (c.closest2 - normal * i.radius));
+    let point = 0.5 * ((c.closest1 + normal * r.radius()) + (c.closest2 - normal * i.radius()));
     let vertex_r = if c.fraction1 < 0.5 { pair.reference_edge } else { r.next(pair.reference_edge) };
     let vertex_i = if c.fraction2 < 0.5 { pair.incident_edge } else { i.next(pair.incident_edge) };
     let manifold = LocalManifold::single(normal, LocalPoint { point, separation, id: feature_id(vertex_r, vertex_i) });

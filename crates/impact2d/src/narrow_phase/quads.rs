@@ -8,7 +8,7 @@
 //! Source: as `polygons.rs` (Catto's `b2CollidePolygons` in Box2D v3).
 
 use super::clip::{rounded_reach, tilt};
-use super::core::{Core, Corners, Lanes};
+use super::core::{Corners, Lanes};
 use super::manifold::{Frame, LocalPoint, Manifold, ManifoldPoint, feature_id, is_within};
 use super::polygons::{apart_cores, touching_cores};
 use crate::geometry::Polygon;
@@ -68,13 +68,26 @@ impl Corners for Quad {
         }
         best
     }
+
+    /// A four-vertex core is no segment: it keeps `edge`.
+    #[inline]
+    fn edge_facing(&self, edge: usize, _direction: Vec2) -> usize {
+        edge
+    }
 }
 
 /// The manifold of polygons `pa` placed by `xf_a` and `pb` placed by `xf_b`, both of four
-/// vertices, in `frame` (A's pair frame, made from `xf_a`, A's first vertex and `xf_b`):
-/// the same manifold as `collide_cores` on their cores, bit for bit.
+/// vertices, in `frame` (A's pair frame, made from `xf_a`, A's first vertex and `xf_b`),
+/// written into `out`: the same manifold as `collide_cores` on their cores, bit for bit.
 #[inline]
-pub(crate) fn collide_quads(pa: &Polygon, frame: &Frame, pb: &Polygon, xf_b: Transform, speculative: f32) -> Manifold {
+pub(crate) fn collide_quads(
+    out: &mut Manifold,
+    pa: &Polygon,
+    frame: &Frame,
+    pb: &Polygon,
+    xf_b: Transform,
+    speculative: f32,
+) {
     let (local_a, local_b) = (frame.local_a(), frame.local(xf_b));
     let (a, b) = (Quad::new(pa, local_a), Quad::new(pb, local_b));
     // Beyond the radii and the speculative distance along either core's normals: no contact
@@ -82,27 +95,27 @@ pub(crate) fn collide_quads(pa: &Polygon, frame: &Frame, pb: &Polygon, xf_b: Tra
     let limit = a.radius + b.radius + speculative;
     let (edge_a, separation_a) = a.lanes.max_separation(&b.lanes);
     if !is_within(separation_a, limit) {
-        return Manifold::EMPTY;
+        *out = Manifold::EMPTY;
+        return;
     }
     let (edge_b, separation_b) = b.lanes.max_separation(&a.lanes);
     if !is_within(separation_b, limit) {
-        return Manifold::EMPTY;
+        *out = Manifold::EMPTY;
+        return;
     }
     if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
-        // Apart (about one pair in ten in a pyramid): the closest features of the full cores.
-        let core_a = Core::from_lanes(a.lanes, a.radius, local_a.apply(pa.centroid()));
-        let core_b = Core::from_lanes(b.lanes, b.radius, local_b.apply(pb.centroid()));
-        return frame.finish(&apart_cores(&core_a, edge_a, &core_b, edge_b, speculative));
+        // Apart (one pair in ten to one in four in a pyramid): the closest features, read
+        // from the lanes (no eight-slot cores).
+        *out = frame.finish(&apart_cores(&a, edge_a, &b, edge_b, speculative));
+        return;
     }
     let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
     let (reference, edge, incident) = if flip { (&b, edge_b, &a) } else { (&a, edge_a, &b) };
-    let mut out = Manifold::EMPTY;
-    if !touching_quads(&mut out, frame, reference, edge, incident, flip, speculative) {
+    if !touching_quads(out, frame, reference, edge, incident, flip, speculative) {
         // The incident edge misses the reference face's slab, or no end is near: the general
         // path's fallback (the incident core's deepest vertex).
-        out = frame.finish(&touching_cores(&a, edge_a, separation_a, &b, edge_b, separation_b, speculative));
+        *out = frame.finish(&touching_cores(&a, edge_a, separation_a, &b, edge_b, separation_b, speculative));
     }
-    out
 }
 
 /// `touching_cores` then `Frame::finish` for two quads, reference edge `edge` of `reference`

@@ -20,6 +20,7 @@ mod toi;
 pub use aabb_toi::{AabbToi, AabbToiState, aabb_time_of_impact};
 pub use circle_toi::{MovingCircle, circle_time_of_impact};
 pub use conservative::conservative_advancement;
+pub(crate) use distance::segment_distance_lanes;
 pub use distance::{DistanceInput, DistanceOutput, SegmentDistance, SimplexCache, segment_distance, shape_distance};
 pub use epa::{Penetration, penetration};
 pub use error::QueryError;
