@@ -134,6 +134,9 @@ struct Track {
     a1: f32,
     /// Bumped whenever the motion changes, so older impact events go stale.
     version: u32,
+    /// The version of the motion the body's newest box in the moving set holds (its older
+    /// boxes hold motions it no longer follows).
+    boxed: u32,
     impacts: u32,
     fast: bool,
     changed: bool,
@@ -152,6 +155,7 @@ impl Track {
             c1: s.c2,
             a1: s.a2,
             version: 0,
+            boxed: 0,
             impacts: 0,
             fast,
             changed: false,
@@ -488,7 +492,7 @@ impl World {
                     let start = if turn > 0.0 { intersection(&start, &circle) } else { start };
                     cc.moving.push(SweptBox::new(start.enlarged(TOI_TARGET), displacement), motion);
                     cc.is_mover[shape as usize] = true;
-                    cc.movers.push(Mover { shape, body: index, fast, filter: c.filter });
+                    cc.movers.push(Mover { shape, body: index, fast, filter: c.filter, version: 0 });
                 }
                 shape = c.next;
             }
@@ -526,7 +530,7 @@ impl World {
             if !c.sensor {
                 let b = &bodies[c.body];
                 moving.push(SweptBox::new(*fat, Vec2::ZERO), motion_of(b, &b.still_sweep()));
-                movers.push(Mover { shape, body: c.body, fast: false, filter: c.filter });
+                movers.push(Mover { shape, body: c.body, fast: false, filter: c.filter, version: 0 });
             }
             visited <= budget
         });
@@ -584,7 +588,9 @@ impl World {
     fn sweep_flagged(&mut self, cc: &mut Continuous) {
         let first = cc.moving.boxes.len();
         for k in 0..cc.flagged.len() {
-            let track = cc.tracks[cc.flagged[k] as usize];
+            let i = cc.flagged[k] as usize;
+            cc.tracks[i].boxed = cc.tracks[i].version;
+            let track = cc.tracks[i];
             let b = &self.bodies[track.body];
             let sweep = track.sweep_from(b.local_center, track.t0);
             let xf0 = sweep.transform_at(0.0);
@@ -594,7 +600,13 @@ impl World {
                 if !c.sensor {
                     let start = start_box(&c.geometry, xf0, &sweep, b.max_extent).enlarged(TOI_TARGET);
                     cc.moving.push(SweptBox::new(start, track.c1 - track.c0), motion_of(b, &sweep));
-                    cc.movers.push(Mover { shape, body: track.body, fast: true, filter: c.filter });
+                    cc.movers.push(Mover {
+                        shape,
+                        body: track.body,
+                        fast: true,
+                        filter: c.filter,
+                        version: track.version,
+                    });
                 }
                 shape = c.next;
             }
@@ -607,12 +619,20 @@ impl World {
             self.query_still(cc, shape, &swept, &kinds[..count]);
             let c = &self.colliders[shape];
             let (pairs, movers, boxes) = (&mut cc.pairs, &cc.movers, &cc.moving.boxes);
+            let newest = |body: u32| {
+                cc.slot.get(body as usize).filter(|&&i| i != NULL).map_or(0, |&i| cc.tracks[i as usize].boxed)
+            };
             // (The relative motion is tested when the pair is queued: the flagged body's
-            // motion changed, so the whole-step test of the first sweep does not apply.)
+            // motion changed, so the whole-step test of the first sweep does not apply.) Only
+            // a body's newest box counts: events come in time order, so the rest of its step
+            // is in it (a body stopped at an impact stands in it too).
             cc.moving.overlapping(&swept.sweep, |j| {
                 let o = &movers[j as usize];
                 let still = SweptBox { displacement: Vec2::ZERO, start: boxes[j as usize].sweep, ..boxes[j as usize] };
-                let pairs_with = o.body != c.body && c.filter.should_pair(&o.filter) && swept.may_meet(&still);
+                let pairs_with = o.body != c.body
+                    && o.version == newest(o.body)
+                    && c.filter.should_pair(&o.filter)
+                    && swept.may_meet(&still);
                 if pairs_with {
                     pairs.push(pair_of(shape, o.shape));
                 }
@@ -975,6 +995,8 @@ struct Mover {
     fast: bool,
     /// The shape's filter, here so pairs are filtered without reading the shapes' records.
     filter: Filter,
+    /// The version of the body's motion the box holds (see `Track::version`).
+    version: u32,
 }
 
 /// A candidate pair: (key, shape, shape), the smaller shape first.
