@@ -619,18 +619,30 @@ impl World {
             self.query_still(cc, shape, &swept, &kinds[..count]);
             let c = &self.colliders[shape];
             let (pairs, movers, boxes) = (&mut cc.pairs, &cc.movers, &cc.moving.boxes);
-            let newest = |body: u32| {
-                cc.slot.get(body as usize).filter(|&&i| i != NULL).map_or(0, |&i| cc.tracks[i as usize].boxed)
+            let (set, mine, now) = (&cc.moving, cc.moving.motion(i), cc.tracks[cc.flagged[0] as usize].t0);
+            // A body's newest box in the moving set, and, when the body still follows the
+            // motion of that box, the motion it makes from now on.
+            let newest = |body: u32, j: usize| match cc.slot.get(body as usize) {
+                Some(&k) if k != NULL => {
+                    let track = &cc.tracks[k as usize];
+                    let rest =
+                        (track.version == track.boxed).then(|| set.motion(j).last((1.0 - now) / (1.0 - track.t0)));
+                    (track.boxed, rest)
+                }
+                _ => (0, Some(set.motion(j).last(1.0 - now))),
             };
-            // (The relative motion is tested when the pair is queued: the flagged body's
-            // motion changed, so the whole-step test of the first sweep does not apply.) Only
-            // a body's newest box counts: events come in time order, so the rest of its step
-            // is in it (a body stopped at an impact stands in it too).
+            // Only a body's newest box counts: events come in time order, so the rest of its
+            // step is in it (a body stopped at an impact stands in it too). Bodies that move
+            // together for the rest of the step are left to the contact solver (the relative
+            // motion test, here from the boxes' motions; the pair's sweeps test it again when
+            // the pair is queued).
             cc.moving.overlapping(&swept.sweep, |j| {
                 let o = &movers[j as usize];
                 let still = SweptBox { displacement: Vec2::ZERO, start: boxes[j as usize].sweep, ..boxes[j as usize] };
+                let (boxed, rest) = newest(o.body, j as usize);
                 let pairs_with = o.body != c.body
-                    && o.version == newest(o.body)
+                    && o.version == boxed
+                    && !rest.is_some_and(|rest| mine.is_slow_against(&rest))
                     && c.filter.should_pair(&o.filter)
                     && swept.may_meet(&still);
                 if pairs_with {

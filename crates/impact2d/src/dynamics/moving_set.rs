@@ -66,6 +66,11 @@ pub(crate) struct Motion {
 }
 
 impl Motion {
+    /// The motion over the last `fraction` of its time (moving at a steady rate).
+    pub fn last(&self, fraction: f32) -> Motion {
+        Motion { translation: fraction * self.translation, spin: fraction * self.spin, limit: self.limit }
+    }
+
     /// True when two bodies move so little relative to each other that neither can pass
     /// through the other: the fast-body test (Box2D v3's, against the smallest extent) applied
     /// to their relative motion, with the stricter of their limits.
@@ -132,6 +137,11 @@ impl MovingSet {
     pub fn push(&mut self, swept: SweptBox, motion: Motion) {
         self.boxes.push(swept);
         self.motions.push(motion);
+    }
+
+    /// The motion box `i` was added with.
+    pub fn motion(&self, i: usize) -> &Motion {
+        &self.motions[i]
     }
 
     /// Keeps the first `len` boxes (none of them sorted yet).
