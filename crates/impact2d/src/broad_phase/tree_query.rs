@@ -9,6 +9,7 @@ use super::{BroadPhaseError, ProxyId, check_aabb};
 use crate::geometry::Aabb;
 use crate::math::Vec2;
 use crate::query::{AabbToi, AabbToiState, RayCastInput, aabb_time_of_impact};
+use glam::Vec4;
 
 /// What a ray-cast callback tells the tree after it tested a proxy.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,10 +133,12 @@ impl DynamicTree {
     ///
     /// The hot loop of the broad phase: both children of a node are tested from the node's
     /// own record, and the walk goes straight on into an overlapping child, touching the
-    /// stack only when both overlap.
+    /// stack only when both overlap. Each overlap test is one comparison in SIMD lanes
+    /// ([`Overlap`]).
     #[inline]
     pub(crate) fn query_leaves(&self, aabb: &Aabb, mut visit: impl FnMut(u32, &Aabb, u64) -> bool) {
-        if self.root == NULL || !self.root_aabb.overlaps(aabb) {
+        let query = Overlap::new(aabb);
+        if self.root == NULL || !query.overlaps(&self.root_aabb) {
             return;
         }
         if is_leaf(self.root) {
@@ -149,7 +152,7 @@ impl DynamicTree {
             let node = &nodes[index as usize];
             let mut next = NULL;
             for k in 0..2 {
-                if node.boxes[k].overlaps(aabb) {
+                if query.overlaps(&node.boxes[k]) {
                     let child = node.children[k];
                     if is_leaf(child) {
                         if !visit(child & !LEAF, &node.boxes[k], node.user_data[k]) {
@@ -263,4 +266,63 @@ pub(crate) fn swept_aabb(aabb: &Aabb, displacement: Vec2) -> Result<Aabb, BroadP
 #[inline]
 pub(crate) fn swept_toi(a: &Aabb, delta_a: Vec2, b: &Aabb, delta_b: Vec2) -> Option<AabbToi> {
     aabb_time_of_impact(a, delta_a, b, delta_b).ok().filter(|toi| toi.state != AabbToiState::Separated)
+}
+
+/// A query box ready for [`Aabb::overlaps`] tests in four SIMD lanes: its bounds as (upper x,
+/// upper y, −lower x, −lower y), against a box's (lower x, lower y, −upper x, −upper y). A
+/// lane is greater exactly when one of `Aabb::overlaps`'s four separating comparisons holds
+/// (the negated lanes compare `query.lower > box.upper`, as `−a > −b` is `b > a`), so the
+/// answer is `Aabb::overlaps`'s, NaN included (no comparison holds).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Overlap(Vec4);
+
+impl Overlap {
+    const SIGN: Vec4 = Vec4::new(1.0, 1.0, -1.0, -1.0);
+
+    #[inline]
+    pub(crate) fn new(query: &Aabb) -> Overlap {
+        Overlap(Vec4::new(query.upper.x, query.upper.y, query.lower.x, query.lower.y) * Self::SIGN)
+    }
+
+    /// `b.overlaps(query)` (touching counts).
+    #[inline]
+    pub(crate) fn overlaps(&self, b: &Aabb) -> bool {
+        !(Vec4::new(b.lower.x, b.lower.y, b.upper.x, b.upper.y) * Self::SIGN).cmpgt(self.0).any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_overlap_is_aabb_overlaps() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Coordinates from a small grid (touching and equal bounds are common), with signed
+        // zeros, infinities and NaN now and then; boxes need not be ordered.
+        let special = [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40];
+        let mut coordinate = move || {
+            let r = next();
+            if r % 16 == 0 { special[(r >> 8) as usize % special.len()] } else { ((r >> 8) % 16) as f32 * 0.5 - 4.0 }
+        };
+        let (mut hits, mut misses) = (0, 0);
+        for _ in 0..200_000 {
+            let mut c = [0.0f32; 8];
+            for v in &mut c {
+                *v = coordinate();
+            }
+            let a = Aabb::new(Vec2::new(c[0], c[1]), Vec2::new(c[0] + c[2].abs(), c[1] + c[3].abs()));
+            let b = Aabb::new(Vec2::new(c[4], c[5]), Vec2::new(c[6], c[7]));
+            let expected = b.overlaps(&a);
+            assert_eq!(Overlap::new(&a).overlaps(&b), expected, "{a:?} {b:?}");
+            if expected { hits += 1 } else { misses += 1 }
+        }
+        assert!(hits > 20_000 && misses > 20_000, "hits {hits}, misses {misses}");
+    }
 }
