@@ -295,8 +295,9 @@ impl World {
                     && collide(&ca.geometry, body_a.transform, &cb.geometry, body_b.transform, 0.0).count > 0
             } else {
                 // The new manifold is written in place; the old one's feature ids are kept for
-                // the impulses.
-                let old_ids = FeatureIds::of(&c.manifold);
+                // the impulses. A contact that did not touch has none, and its old manifold is
+                // not read: most contacts of a flying pile are apart, their manifolds cold.
+                let old_ids = if was_touching { FeatureIds::of(&c.manifold) } else { FeatureIds::NONE };
                 if aabb_gap(&ca.aabb, &cb.aabb) > SPECULATIVE_DISTANCE {
                     c.manifold = Manifold::EMPTY;
                 } else {
@@ -403,6 +404,9 @@ struct FeatureIds {
 }
 
 impl FeatureIds {
+    /// The ids of a manifold without points.
+    const NONE: FeatureIds = FeatureIds { ids: [0; 2], count: 0 };
+
     #[inline]
     fn of(m: &Manifold) -> FeatureIds {
         FeatureIds { ids: [m.points[0].id, m.points[1].id], count: m.count.min(2) }
