@@ -180,6 +180,8 @@ pub(crate) fn stretched(aabb: &Aabb, d: Vec2) -> Aabb {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// The scalar form of [`needs_refit`], as it was written before the lanes.
     fn needs_refit_scalar(fat: &Aabb, aabb: &Aabb, margin: f32, stretch: Vec2) -> bool {
@@ -190,13 +192,8 @@ mod tests {
 
     #[test]
     fn needs_refit_in_lanes_is_the_scalar_test() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.random_range(0..u64::MAX);
         // Coordinates from a small grid (so that ties and equal bounds are common), with
         // signed zeros, tiny and huge values, infinities and NaN now and then.
         let special = [0.0, -0.0, 1e-40, -1e-40, 3.0e38, -3.0e38, f32::INFINITY, f32::NEG_INFINITY, f32::NAN];

@@ -294,16 +294,13 @@ impl Overlap {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn lane_overlap_is_aabb_overlaps() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.random_range(0..u64::MAX);
         // Coordinates from a small grid (touching and equal bounds are common), with signed
         // zeros, infinities and NaN now and then; boxes need not be ordered.
         let special = [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40];
