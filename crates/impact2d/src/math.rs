@@ -294,6 +294,13 @@ fn in_quadrant(quadrant: i32, cos_r: f32, sin_r: f32) -> (f32, f32) {
     if quadrant & 2 == 0 { (c, s) } else { (-c, -s) }
 }
 
+/// The mean of `points` (not empty): the center continuous collision shrinks a polygon's
+/// core about, which the separating axis test of shrunk polygons must share.
+#[inline]
+pub(crate) fn mean(points: &[Vec2]) -> Vec2 {
+    points.iter().copied().sum::<Vec2>() / points.len() as f32
+}
+
 /// The x and y columns of the first four of `points` (which has at least four), loaded as two
 /// rows and shuffled (exact moves).
 #[inline(always)]

@@ -55,7 +55,7 @@ use super::moving_set::{Motion, MovingSet, SweptBox};
 use super::world::{World, WorldDef};
 use crate::broad_phase::{Filter, ProxyKind};
 use crate::geometry::{Aabb, Shape};
-use crate::math::{Sweep, Transform, Vec2};
+use crate::math::{Sweep, Transform, Vec2, mean};
 use crate::narrow_phase::{Manifold, collide};
 use crate::query::{CoreSeparation, ShapeProxy, ToiOutput, ToiState, core_separation, time_of_impact};
 use crate::settings::{
@@ -308,10 +308,11 @@ fn approaching(sweep_a: &Sweep, sweep_b: &Sweep, normal: Vec2) -> bool {
     ((sweep_b.c2 - sweep_b.c1) - (sweep_a.c2 - sweep_a.c1)).dot(normal) < 0.0
 }
 
-/// The shape's proxy shrunk about its centroid to `fraction` (0 gives the centroid).
+/// The shape's proxy shrunk to `fraction` about the mean of its points ([`mean`]; 0 gives that
+/// point).
 fn core_proxy(proxy: &ShapeProxy, fraction: f32) -> ShapeProxy {
     let points = proxy.points();
-    let centroid = points.iter().copied().sum::<Vec2>() / points.len() as f32;
+    let centroid = mean(points);
     if fraction == 0.0 {
         return ShapeProxy::new(&[centroid], 0.0).unwrap_or(*proxy);
     }
@@ -1119,7 +1120,7 @@ fn shrunk_reach(p: &crate::geometry::Polygon, sweep: &Sweep, reach: f32, scale: 
     if scale == 1.0 {
         return reach;
     }
-    let center = p.vertices().iter().copied().sum::<Vec2>() / p.vertices().len() as f32;
+    let center = mean(p.vertices());
     let farthest = p.vertices().iter().map(|&v| v.distance_squared(center)).fold(0.0, f32::max).sqrt();
     reach.min((center - sweep.local_center).length() + scale * farthest)
 }

@@ -32,26 +32,20 @@ impl Shape {
     /// The tight AABB of the shape placed by `xf` (meters, world).
     pub fn aabb(&self, xf: Transform) -> Aabb {
         match self {
-            Shape::Circle(c) => round_aabb(&[xf.apply(c.center())], c.radius()),
-            Shape::Capsule(c) => round_aabb(&[xf.apply(c.center1()), xf.apply(c.center2())], c.radius()),
+            Shape::Circle(c) => round_aabb([xf.apply(c.center())], c.radius()),
+            Shape::Capsule(c) => round_aabb([xf.apply(c.center1()), xf.apply(c.center2())], c.radius()),
             Shape::Polygon(p) => {
                 let vertices = p.vertices();
                 if let Some((lower, upper)) = placed_quad_bounds(vertices, xf) {
                     return Aabb::new(lower, upper).enlarged(p.radius());
                 }
-                // The vertices placed one by one (as `round_aabb` takes them), without a
-                // world-space copy of the polygon.
-                let first = xf.apply(vertices[0]);
-                let (lower, upper) = vertices[1..]
-                    .iter()
-                    .map(|&v| xf.apply(v))
-                    .fold((first, first), |(lower, upper), w| (lower.min(w), upper.max(w)));
-                Aabb::new(lower, upper).enlarged(p.radius())
+                // The vertices placed one by one, without a world-space copy of the polygon.
+                round_aabb(vertices.iter().map(|&v| xf.apply(v)), p.radius())
             }
-            Shape::Segment(s) => round_aabb(&[xf.apply(s.point1()), xf.apply(s.point2())], 0.0),
+            Shape::Segment(s) => round_aabb([xf.apply(s.point1()), xf.apply(s.point2())], 0.0),
             Shape::ChainSegment(c) => {
                 let s = c.segment();
-                round_aabb(&[xf.apply(s.point1()), xf.apply(s.point2())], 0.0)
+                round_aabb([xf.apply(s.point1()), xf.apply(s.point2())], 0.0)
             }
         }
     }
@@ -95,14 +89,12 @@ impl Shape {
     }
 }
 
-/// The AABB of `points` grown by `radius`. `points` is never empty here.
-fn round_aabb(points: &[Vec2], radius: f32) -> Aabb {
-    let mut lower = points[0];
-    let mut upper = points[0];
-    for &p in &points[1..] {
-        lower = lower.min(p);
-        upper = upper.max(p);
-    }
+/// The AABB of `points` grown by `radius`. `points` is never empty here (no points give the
+/// origin's box).
+fn round_aabb(points: impl IntoIterator<Item = Vec2>, radius: f32) -> Aabb {
+    let mut points = points.into_iter();
+    let first = points.next().unwrap_or_default();
+    let (lower, upper) = points.fold((first, first), |(lower, upper), p| (lower.min(p), upper.max(p)));
     Aabb::new(lower, upper).enlarged(radius)
 }
 

@@ -6,7 +6,7 @@
 
 use super::error::{QueryError, check_transform};
 use crate::geometry::Polygon;
-use crate::math::{Transform, Vec2};
+use crate::math::{Transform, Vec2, columns, mean};
 use crate::settings::MAX_POLYGON_VERTICES;
 use glam::Vec4;
 
@@ -116,7 +116,6 @@ fn edge_separation(
         placed[j] = xf.apply(others[j]);
     }
     let (references, normals) = (reference.vertices(), reference.normals());
-    let mean = |points: &[Vec2]| points.iter().copied().sum::<Vec2>() / points.len() as f32;
     let shrink = reference_scale != 1.0 || other_scale != 1.0;
     let shrunk = shrink.then(|| Shrunk {
         reference_center: mean(references),
@@ -190,11 +189,7 @@ impl Shrunk {
 /// vertices, one edge per SIMD lane: each lane does the scalar loop's operations in its
 /// order, so the values are the same.
 fn quad_separations(references: &[Vec2], normals: &[Vec2], placed: &[Vec2], shrunk: Option<Shrunk>) -> Vec4 {
-    let column = |points: &[Vec2], pick: fn(Vec2) -> f32| {
-        Vec4::new(pick(points[0]), pick(points[1]), pick(points[2]), pick(points[3]))
-    };
-    let (vx, vy) = (column(references, |p| p.x), column(references, |p| p.y));
-    let (nx, ny) = (column(normals, |p| p.x), column(normals, |p| p.y));
+    let ((vx, vy), (nx, ny)) = (columns(references), columns(normals));
     let along = |p: Vec2| nx * (Vec4::splat(p.x) - vx) + ny * (Vec4::splat(p.y) - vy);
     let mut least = along(placed[0]);
     for &p in &placed[1..4] {
