@@ -67,9 +67,11 @@ pub(crate) struct CoreSeparation {
     pub separation: f32,
     /// The axis (unit, world), from A towards B.
     pub axis: Vec2,
-    /// The separation is the cores' distance: it is not negative, and the other polygon's
-    /// nearest vertex along the axis lies in front of the reference edge (whole polygons only).
-    pub exact: bool,
+    /// Meters: an upper bound on the cores' distance when they are apart (whole polygons
+    /// only, else infinite): the distance from the other polygon's nearest vertex along the
+    /// axis to the reference edge, which is `separation` itself when that vertex lies in front
+    /// of the edge (then the separation is the distance).
+    pub upper: f32,
 }
 
 /// The core separation of two polygons (meters) along the edge normal of either that
@@ -78,7 +80,8 @@ pub(crate) struct CoreSeparation {
 /// the cores overlap (and so the surfaces, whatever the radii). A lower bound on the cores'
 /// distance otherwise (separating axis theorem; Ericson, "Real-Time Collision Detection",
 /// 5.2.1), without the reference-face bookkeeping of [`sat_query`]; it is the distance when
-/// the vertex found lies in front of the reference edge (then it is that far from the edge).
+/// the vertex found lies in front of the reference edge (then it is that far from the edge),
+/// and that vertex's distance to the edge bounds the distance from above in any case.
 ///
 /// Each polygon is first shrunk about the mean of its vertices by its scale (in (0, 1]; 1
 /// keeps it whole): shrinking by `s` about `c` moves the polygon's extent along any axis to
@@ -137,12 +140,19 @@ fn edge_separation(
         }
     }
     let (n, v) = (normals[edge], references[edge]);
-    let exact = !shrink && best >= 0.0 && {
+    let upper = if shrink || best < 0.0 {
+        f32::INFINITY
+    } else {
         let along = references[(edge + 1) % references.len()] - v;
         let nearest = placed[..count].iter().copied().find(|&p| n.dot(p - v) == best).unwrap_or(v);
-        (0.0..=along.length_squared()).contains(&(nearest - v).dot(along))
+        let (at, length) = ((nearest - v).dot(along), along.length_squared());
+        match at {
+            _ if (0.0..=length).contains(&at) => best,
+            _ if at < 0.0 => nearest.distance(v),
+            _ => nearest.distance(v + along),
+        }
     };
-    CoreSeparation { separation: best, axis: n, exact }
+    CoreSeparation { separation: best, axis: n, upper }
 }
 
 /// The separations along the edge normals of `references` (normals `normals`) of the
@@ -227,13 +237,14 @@ mod tests {
     /// seeded random polygons (boxes and hulls, rounded or not), overlapping, touching and
     /// apart, its sign with a brute-force check (some vertex of one core inside the other, or
     /// two edges crossing), and its axis separates the placed vertices by that much; apart, it
-    /// is at most the brute-force distance, and that distance when it says it is exact; its
+    /// is at most the brute-force distance, and that distance when its upper bound is itself,
+    /// which is never below that distance; its
     /// shrunk separation is the whole separation of the polygons shrunk by the same scales.
     #[test]
     fn core_separation_agrees_with_the_full_test_and_brute_force() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut next = move || rng.random_range(0.0f32..1.0);
-        let (mut overlapping, mut apart, mut shrunk_checked, mut exact) = (0, 0, 0, 0);
+        let (mut overlapping, mut apart, mut shrunk_checked, mut exact, mut near) = (0, 0, 0, 0, 0);
         for k in 0..4000 {
             let polygon = |next: &mut dyn FnMut() -> f32| {
                 let radius = if k % 3 == 0 { 0.1 * next() } else { 0.0 };
@@ -285,19 +296,27 @@ mod tests {
                 assert_eq!(overlap, brute_force_overlap(&wa, &wb), "case {k}");
             }
             if !overlap {
-                // A lower bound on the cores' distance, and the distance when said exact.
+                // A lower bound on the cores' distance, and the distance when the upper bound
+                // is the separation; the upper bound is one.
                 let distance = brute_force_distance(&wa, &wb);
                 assert!(separation <= distance + 1e-4, "case {k}: {separation} beyond the distance {distance}");
-                if whole.exact {
+                assert!(
+                    whole.upper >= distance - 1e-4,
+                    "case {k}: upper {} below the distance {distance}",
+                    whole.upper
+                );
+                if whole.upper == separation {
                     assert!((separation - distance).abs() < 1e-4, "case {k}: {separation}, distance {distance}");
                     exact += 1;
+                } else if whole.upper < separation + 0.05 {
+                    near += 1;
                 }
             }
             if overlap { overlapping += 1 } else { apart += 1 }
         }
         assert!(overlapping > 800 && apart > 800, "{overlapping} overlapping, {apart} apart");
         assert!(shrunk_checked > 3000, "{shrunk_checked} shrunk pairs checked");
-        assert!(exact > 500, "{exact} exact of {apart} apart");
+        assert!(exact > 500 && near > 50, "{exact} exact and {near} near of {apart} apart");
     }
 
     /// The four-lane separations of two quads are the scalar loop's, bit for bit: seeded boxes
