@@ -30,9 +30,14 @@
 //!    body is about to pass through (no time of impact when the cores' bounding circles never
 //!    meet). Two polygons first get a separating axis test at the start, whole and again
 //!    shrunk before the cores' time of impact: polygons that overlap, or whose separation is
-//!    their distance and within the target band, touch (the time of impact would only say
-//!    so), and a gap that the bodies' approach along the axis and their turning cannot close
-//!    to the target is no impact. A body starting behind a one-sided chain segment ignores it.
+//!    surely within the target band, touch (the time of impact would only say so), and a gap
+//!    that the bodies' approach along the axis and their turning cannot close to the target
+//!    (or that stays open along that axis at the end, less how far a turning vertex strays
+//!    from its chord) is no impact. A body starting behind a one-sided chain segment ignores
+//!    it.
+//!    A pair's time of impact waits in the event heap at a lower bound on it (the start gap
+//!    over the fastest the bodies can close it) and is computed when it comes up: by then an
+//!    earlier impact has often sent one of the bodies elsewhere, and it is never needed.
 //! 4. **Impacts in time order** (ties by pair key): both bodies are put at their poses at
 //!    the time of impact. In [`ContinuousMode::NoTimeLoss`] (the default), a small impulse
 //!    solve on the manifold there (restitution and friction) gives new velocities, the bodies
@@ -175,7 +180,8 @@ impl Track {
     }
 }
 
-/// A possible impact: shapes `shape_a` < `shape_b` reach the target gap at fraction `t`.
+/// A possible impact: shapes `shape_a` < `shape_b` reach the target gap at fraction `t`; or,
+/// when `pending`, a pair whose time of impact is still to compute, not before `t`.
 #[derive(Clone, Copy, Debug)]
 struct Event {
     t: f32,
@@ -190,6 +196,10 @@ struct Event {
     normal: Vec2,
     /// The impact is between the cores or the centroids: the shapes overlap already.
     core: bool,
+    /// For a pair whose time of impact waits: the level of the query (0 the whole shapes, 1
+    /// the cores, 2 the centroids). It is computed when the event comes up, as an impact
+    /// earlier in the step often sends one of the bodies elsewhere first.
+    pending: Option<u8>,
 }
 
 impl PartialEq for Event {
@@ -345,8 +355,12 @@ impl World {
         if self.def.enable_continuous && self.find_fast_bodies(&mut cc) {
             self.sweep_fast_bodies(&mut cc);
             while let Some(event) = cc.events.pop() {
-                if self.is_current(&cc, &event) {
-                    self.resolve(&mut cc, &event, dt);
+                if !self.is_current(&cc, &event) {
+                    continue;
+                }
+                match event.pending {
+                    Some(level) => self.expand(&mut cc, &event, level as usize),
+                    None => self.resolve(&mut cc, &event, dt),
                 }
             }
             self.finish_tracks(&mut cc);
@@ -688,66 +702,101 @@ impl World {
         e.versions == [self.version_of(cc, a), self.version_of(cc, b)]
     }
 
-    /// Computes when two shapes first reach the target gap in the rest of the step and
-    /// queues the impact, if any.
+    /// Queues the time of impact of two shapes over the rest of the step, unless cheaper tests
+    /// rule an impact out (see [`World::advance`]).
     fn queue_impact(&self, cc: &mut Continuous, key: u64, shape_a: u32, shape_b: u32) {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
-        let t0 = |body| cc.track_of(body).map_or(0.0, |i| cc.tracks[i].t0);
-        let base = t0(ca.body).max(t0(cb.body));
-        if base >= 1.0 {
-            return;
-        }
-        let (sweep_a, sweep_b) = (self.sweep_of(cc, ca.body, base), self.sweep_of(cc, cb.body, base));
-        let (moves_a, moves_b) = (sweep_moves(&sweep_a), sweep_moves(&sweep_b));
+        let Some(pair) = self.pair_sweeps(cc, ca.body, cb.body) else { return };
+        let (sweep_a, sweep_b) = (&pair.sweep_a, &pair.sweep_b);
         let reach = self.bodies[ca.body].max_extent + self.bodies[cb.body].max_extent + TOI_TARGET + TOI_TOLERANCE;
-        if !(moves_a || moves_b)
-            || self.slow_relative_motion(ca.body, &sweep_a, cb.body, &sweep_b)
-            || closest_approach(&sweep_a, &sweep_b) > reach
-            || behind_chain(&ca.geometry, &sweep_a, &sweep_b)
-            || behind_chain(&cb.geometry, &sweep_b, &sweep_a)
+        if !(pair.moves_a || pair.moves_b)
+            || self.slow_relative_motion(ca.body, sweep_a, cb.body, sweep_b)
+            || closest_approach(sweep_a, sweep_b) > reach
+            || behind_chain(&ca.geometry, sweep_a, sweep_b)
+            || behind_chain(&cb.geometry, sweep_b, sweep_a)
         {
             return;
         }
+        self.advance(cc, (key, shape_a, shape_b), &pair, 0, false);
+    }
+
+    /// Computes the time of impact a pending event waits for, and goes on from there.
+    fn expand(&self, cc: &mut Continuous, e: &Event, level: usize) {
+        let (body_a, body_b) = (self.colliders[e.shape_a].body, self.colliders[e.shape_b].body);
+        if let Some(pair) = self.pair_sweeps(cc, body_a, body_b) {
+            self.advance(cc, (e.key, e.shape_a, e.shape_b), &pair, level, true);
+        }
+    }
+
+    /// The sweeps of two bodies over the rest of the step from the later of their starts,
+    /// `None` when that is the step's end.
+    fn pair_sweeps(&self, cc: &Continuous, body_a: u32, body_b: u32) -> Option<PairSweeps> {
+        let t0 = |body| cc.track_of(body).map_or(0.0, |i| cc.tracks[i].t0);
+        let base = t0(body_a).max(t0(body_b));
+        if base >= 1.0 {
+            return None;
+        }
+        let (sweep_a, sweep_b) = (self.sweep_of(cc, body_a, base), self.sweep_of(cc, body_b, base));
+        Some(PairSweeps { base, moves_a: sweep_moves(&sweep_a), moves_b: sweep_moves(&sweep_b), sweep_a, sweep_b })
+    }
+
+    /// Goes through the levels of a pair's time of impact from `from` (0 the whole shapes, 1
+    /// their cores, 2 their centroids) and queues the impact, if any. Shapes touching at the
+    /// start are tried again with the moving shapes shrunk to their cores, then to their
+    /// centroids: an impact only when those meet, that is when a body is about to pass
+    /// through. The time of impact of a level waits in the heap, at a lower bound on it, and
+    /// is computed (`computed`: the first level's, now) when it comes up.
+    fn advance(&self, cc: &mut Continuous, pair: (u64, u32, u32), s: &PairSweeps, from: usize, computed: bool) {
+        let (key, shape_a, shape_b) = pair;
+        let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
+        let (sweep_a, sweep_b, moves_a, moves_b) = (&s.sweep_a, &s.sweep_b, s.moves_a, s.moves_b);
         let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
         let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
-        // Shapes touching at the start are tried again with the moving shapes shrunk to their
-        // cores, then to their centroids: an impact only when those meet, that is when a body
-        // is about to pass through.
         let (reach_a, reach_b) = (self.bodies[ca.body].max_extent, self.bodies[cb.body].max_extent);
+        let versions = [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
+        let at = |t: f32| s.base + t * (1.0 - s.base);
         let mut found = None;
-        for (level, fraction) in [1.0, CONTINUOUS_CORE_FRACTION, 0.0].into_iter().enumerate() {
+        for (level, fraction) in [1.0, CONTINUOUS_CORE_FRACTION, 0.0].into_iter().enumerate().skip(from) {
             let core_a = if moves_a && level > 0 { core_proxy(&pa, fraction) } else { pa };
             let core_b = if moves_b && level > 0 { core_proxy(&pb, fraction) } else { pb };
-            // Cores whose bounding circles never meet are separated: no time of impact needed.
-            if level > 0 && closest_approach(&sweep_a, &sweep_b) > core_reach(&core_a, &sweep_a, &core_b, &sweep_b) {
-                return;
-            }
-            // Polygons overlapping at the start, or apart all along: the time of impact would
-            // only say so; a separating axis test is cheaper.
-            let start = match level {
-                0 => polygon_start(&ca.geometry, &sweep_a, reach_a, &cb.geometry, &sweep_b, reach_b),
-                1 => {
-                    let scale = |moves: bool| if moves { fraction } else { 1.0 };
-                    let (a, b) = (&ca.geometry, &cb.geometry);
-                    polygon_start_shrunk((a, &sweep_a, reach_a, scale(moves_a)), (b, &sweep_b, reach_b, scale(moves_b)))
+            if !(computed && level == from) {
+                // Cores whose bounding circles never meet are separated: no time of impact needed.
+                if level > 0 && closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
+                    return;
                 }
-                _ => PolygonStart::Open,
-            };
-            match start {
-                PolygonStart::Touching => continue,
-                PolygonStart::ApartAllStep => return,
-                PolygonStart::Open => {}
+                // Polygons overlapping at the start, or apart all along: the time of impact
+                // would only say so; a separating axis test is cheaper.
+                let start = match level {
+                    0 => polygon_start(&ca.geometry, sweep_a, reach_a, &cb.geometry, sweep_b, reach_b),
+                    1 => {
+                        let scale = |moves: bool| if moves { fraction } else { 1.0 };
+                        let (a, b) = (&ca.geometry, &cb.geometry);
+                        polygon_start_shrunk(
+                            (a, sweep_a, reach_a, scale(moves_a)),
+                            (b, sweep_b, reach_b, scale(moves_b)),
+                        )
+                    }
+                    _ => PolygonStart::Open(0.0),
+                };
+                match start {
+                    PolygonStart::Touching => continue,
+                    PolygonStart::ApartAllStep => return,
+                    PolygonStart::Open(earliest) => {
+                        let (point, normal, core, pending) = (Vec2::ZERO, Vec2::ZERO, false, Some(level as u8));
+                        let t = at(earliest);
+                        cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
+                        return;
+                    }
+                }
             }
-            match toi(cc, &core_a, &sweep_a, &core_b, &sweep_b) {
+            match toi(cc, &core_a, sweep_a, &core_b, sweep_b) {
                 Some(out) if impact(&out) => {
                     found = Some((out, level > 0));
                     break;
                 }
                 // The centroids touch and approach (a body pressed through another by a
                 // third): an impact now, which stops the approach.
-                Some(out)
-                    if level == 2 && out.state == ToiState::Hit && approaching(&sweep_a, &sweep_b, out.normal) =>
-                {
+                Some(out) if level == 2 && out.state == ToiState::Hit && approaching(sweep_a, sweep_b, out.normal) => {
                     found = Some((out, true));
                     break;
                 }
@@ -765,9 +814,8 @@ impl World {
                 return;
             }
         }
-        let t = base + out.t * (1.0 - base);
-        let versions = [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
-        cc.events.push(Event { t, key, shape_a, shape_b, versions, point: out.point, normal: out.normal, core });
+        let (t, point, normal, pending) = (at(out.t), out.point, out.normal, None);
+        cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
     }
 
     /// True when two bodies move so little relative to each other over the rest of the step
@@ -999,6 +1047,17 @@ fn motion_of(b: &Body, s: &Sweep) -> Motion {
     Motion { translation: s.c2 - s.c1, spin: (s.a2 - s.a1).abs() * b.max_extent, limit }
 }
 
+/// Two bodies' sweeps over the rest of the step from the later of their starts, the
+/// fraction `base` of the step.
+#[derive(Clone, Copy, Debug)]
+struct PairSweeps {
+    base: f32,
+    sweep_a: Sweep,
+    sweep_b: Sweep,
+    moves_a: bool,
+    moves_b: bool,
+}
+
 /// A shape in the moving set: whose it is.
 #[derive(Clone, Copy, Debug)]
 struct Mover {
@@ -1070,15 +1129,15 @@ fn start_box(shape: &Shape, xf0: Transform, sweep: &Sweep, reach: f32) -> Aabb {
 }
 
 /// What a separating axis test at the start of two sweeps tells about two polygons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum PolygonStart {
     /// They touch at the start (their cores overlap, or are surely closer than the top of
     /// the target band): the time of impact could only say so.
     Touching,
     /// They stay farther apart than the target gap all along the sweeps: no impact.
     ApartAllStep,
-    /// Neither: the time of impact decides.
-    Open,
+    /// Neither: the time of impact decides; it is not before this fraction of the sweeps.
+    Open(f32),
 }
 
 /// The separating axis test of two polygons at the start of their sweeps (`reach_a`,
@@ -1098,7 +1157,7 @@ fn polygon_start_shrunk(
     (a, sweep_a, reach_a, scale_a): (&Shape, &Sweep, f32, f32),
     (b, sweep_b, reach_b, scale_b): (&Shape, &Sweep, f32, f32),
 ) -> PolygonStart {
-    let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else { return PolygonStart::Open };
+    let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else { return PolygonStart::Open(0.0) };
     let origin = sweep_a.c1;
     let (xf_a, xf_b) = (sweep_a.rebased(origin).transform_at(0.0), sweep_b.rebased(origin).transform_at(0.0));
     let CoreSeparation { separation, axis, upper } = core_separation(pa, xf_a, scale_a, pb, xf_b, scale_b);
@@ -1120,9 +1179,19 @@ fn polygon_start_shrunk(
     let end = extent(pb, ends.1, scale_b, -axis) + extent(pa, ends.0, scale_a, axis);
     let bowing = |turn: f32, reach: f32| 0.125 * turn * turn * reach;
     let bowing = bowing(sweep_a.a2 - sweep_a.a1, reach_a) + bowing(sweep_b.a2 - sweep_b.a1, reach_b);
-    let gap = separation.min(-end) - radii - bowing;
-    if gap > TOI_TARGET + TOI_TOLERANCE { PolygonStart::ApartAllStep } else { PolygonStart::Open }
+    if separation.min(-end) - radii - bowing > TOI_TARGET + TOI_TOLERANCE {
+        return PolygonStart::ApartAllStep;
+    }
+    // The gap closes no faster than the approach and the turning together: not to the top of
+    // the target band before this (a hair earlier, for rounding).
+    let rate = closing + turning;
+    let earliest = (separation - radii - TOI_TARGET - TOI_TOLERANCE) / rate;
+    PolygonStart::Open(if earliest > 0.0 { (EARLIEST_MARGIN * earliest).min(1.0) } else { 0.0 })
 }
+
+/// The share of the bound from [`polygon_start`] on the time a gap may close that an event
+/// waits for: a hair less than all of it, for rounding.
+const EARLIEST_MARGIN: f32 = 0.999;
 
 /// The greatest extent along `axis` (world, unit) of polygon `p` (its core) placed by `xf` and
 /// shrunk by `scale` about the mean of its vertices (meters).
@@ -1296,7 +1365,7 @@ mod tests {
     fn polygon_start_is_exact_at_the_start_and_conservative_over_the_step() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut next = move || rng.random_range(0.0f32..1.0);
-        let (mut touching, mut apart, mut open) = (0, 0, 0);
+        let (mut touching, mut apart, mut open, mut waiting) = (0, 0, 0, 0);
         for k in 0..3000 {
             let shape = |next: &mut dyn FnMut() -> f32| {
                 let p = if k % 2 == 0 {
@@ -1348,13 +1417,20 @@ mod tests {
                             "case {k} level {level}: {least} m apart at the closest"
                         );
                     }
-                    PolygonStart::Open => {
+                    PolygonStart::Open(earliest) => {
                         open += 1;
                         assert!(distance(0.0) > -1e-5, "case {k}");
+                        // No closer than the top of the target band before the earliest time.
+                        let steps = (400.0 * earliest) as u32;
+                        let least = (0..steps).map(|i| distance(f64::from(i) / 400.0)).fold(f64::INFINITY, f64::min);
+                        let top = f64::from(TOI_TARGET + TOI_TOLERANCE);
+                        assert!(least > top - 1e-5, "case {k} level {level}: {least} m apart before {earliest}");
+                        waiting += usize::from(earliest > 0.1);
                     }
                 }
             }
         }
         assert!(touching > 300 && apart > 300 && open > 300, "{touching} touching, {apart} apart, {open} open");
+        assert!(waiting > 100, "{waiting} of {open} open pairs wait past a tenth of the step");
     }
 }
