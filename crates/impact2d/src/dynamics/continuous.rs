@@ -1182,11 +1182,17 @@ fn polygon_start_shrunk(
     if separation.min(-end) - radii - bowing > TOI_TARGET + TOI_TOLERANCE {
         return PolygonStart::ApartAllStep;
     }
-    // The gap closes no faster than the approach and the turning together: not to the top of
-    // the target band before this (a hair earlier, for rounding).
-    let rate = closing + turning;
-    let earliest = (separation - radii - TOI_TARGET - TOI_TOLERANCE) / rate;
-    PolygonStart::Open(if earliest > 0.0 { (EARLIEST_MARGIN * earliest).min(1.0) } else { 0.0 })
+    // When the gap may first reach the top of the target band (a hair earlier, for rounding):
+    // it closes no faster than the approach and the turning together, nor (on the chords, a
+    // concave gap lies above the line between its ends; a vertex strays 4 t (1 - t) times
+    // its bound at time t) than its change over the step plus four times the bowing.
+    let (gap, rate) =
+        (separation - radii - TOI_TARGET - TOI_TOLERANCE, (closing + turning).min(separation + end + 4.0 * bowing));
+    match gap > 0.0 {
+        false => PolygonStart::Open(0.0),
+        true if rate <= 0.0 => PolygonStart::ApartAllStep,
+        true => PolygonStart::Open((EARLIEST_MARGIN * gap / rate).min(1.0)),
+    }
 }
 
 /// The share of the bound from [`polygon_start`] on the time a gap may close that an event
