@@ -730,6 +730,7 @@ impl World {
 
     /// The sweeps of two bodies over the rest of the step from the later of their starts,
     /// `None` when that is the step's end.
+    #[inline(always)]
     fn pair_sweeps(&self, cc: &Continuous, body_a: u32, body_b: u32) -> Option<PairSweeps> {
         let t0 = |body| cc.track_of(body).map_or(0.0, |i| cc.tracks[i].t0);
         let base = t0(body_a).max(t0(body_b));
@@ -746,6 +747,7 @@ impl World {
     /// centroids: an impact only when those meet, that is when a body is about to pass
     /// through. The time of impact of a level waits in the heap, at a lower bound on it, and
     /// is computed (`computed`: the first level's, now) when it comes up.
+    #[inline(always)]
     fn advance(&self, cc: &mut Continuous, pair: (u64, u32, u32), s: &PairSweeps, from: usize, computed: bool) {
         let (key, shape_a, shape_b) = pair;
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
@@ -753,10 +755,11 @@ impl World {
         let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
         let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
         let (reach_a, reach_b) = (self.bodies[ca.body].max_extent, self.bodies[cb.body].max_extent);
-        let versions = [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
+        let versions = |cc: &Continuous| [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
         let at = |t: f32| s.base + t * (1.0 - s.base);
         let mut found = None;
-        for (level, fraction) in [1.0, CONTINUOUS_CORE_FRACTION, 0.0].into_iter().enumerate().skip(from) {
+        for level in from..3 {
+            let fraction = [1.0, CONTINUOUS_CORE_FRACTION, 0.0][level];
             let core_a = if moves_a && level > 0 { core_proxy(&pa, fraction) } else { pa };
             let core_b = if moves_b && level > 0 { core_proxy(&pb, fraction) } else { pb };
             if !(computed && level == from) {
@@ -781,12 +784,15 @@ impl World {
                 match start {
                     PolygonStart::Touching => continue,
                     PolygonStart::ApartAllStep => return,
-                    PolygonStart::Open(earliest) => {
+                    // A time of impact that cannot come before some later time waits for it:
+                    // by then an earlier impact may have sent one of the bodies elsewhere.
+                    PolygonStart::Open(earliest) if earliest > 0.0 => {
                         let (point, normal, core, pending) = (Vec2::ZERO, Vec2::ZERO, false, Some(level as u8));
-                        let t = at(earliest);
+                        let (t, versions) = (at(earliest), versions(cc));
                         cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
                         return;
                     }
+                    PolygonStart::Open(_) => {}
                 }
             }
             match toi(cc, &core_a, sweep_a, &core_b, sweep_b) {
@@ -814,7 +820,7 @@ impl World {
                 return;
             }
         }
-        let (t, point, normal, pending) = (at(out.t), out.point, out.normal, None);
+        let (t, point, normal, pending, versions) = (at(out.t), out.point, out.normal, None, versions(cc));
         cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
     }
 
