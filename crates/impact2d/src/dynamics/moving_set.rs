@@ -467,6 +467,20 @@ mod tests {
         assert!(m(1.0, 0.0, 0.0).is_slow_against(&m(1.0, 0.0, 5.0)));
     }
 
+    /// The rest of a motion at a steady rate: translation and turning scaled, the limit kept;
+    /// two bodies too fast against each other over the step may be slow over its last part.
+    #[test]
+    fn the_last_part_of_a_motion_scales_its_travel_and_keeps_its_limit() {
+        let m = Motion { translation: Vec2::new(0.8, -0.4), spin: 0.2, limit: 0.3 };
+        let rest = m.last(0.25);
+        assert_eq!((rest.translation, rest.spin, rest.limit), (Vec2::new(0.2, -0.1), 0.05, 0.3));
+        let still = Motion { translation: Vec2::ZERO, spin: 0.0, limit: 0.3 };
+        // Over the step: 0.894 + 0.2 > 0.3; over its last quarter: 0.224 + 0.05 <= 0.3.
+        assert!(!m.is_slow_against(&still));
+        assert!(rest.is_slow_against(&still.last(0.25)));
+        assert!(!m.last(0.3).is_slow_against(&still));
+    }
+
     #[test]
     fn radix_sort_orders_by_the_high_bits_and_keeps_ties_in_order() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
