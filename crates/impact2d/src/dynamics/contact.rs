@@ -299,16 +299,22 @@ impl World {
                 // not read: most contacts of a flying pile are apart, their manifolds cold.
                 let old_ids = if was_touching { FeatureIds::of(&c.manifold) } else { FeatureIds::NONE };
                 if aabb_gap(&ca.aabb, &cb.aabb) > SPECULATIVE_DISTANCE {
-                    c.manifold = Manifold::EMPTY;
+                    // No points: no impulses to carry, nothing deep. The manifold of a contact
+                    // that did not touch is already exactly `Manifold::EMPTY` (every empty
+                    // result of `collide_into` is), so its cold lines are not written again.
+                    if was_touching {
+                        c.manifold = Manifold::EMPTY;
+                    }
+                    false
                 } else {
                     let (a, b) = (&ca.geometry, &cb.geometry);
                     collide_into(&mut c.manifold, a, body_a.transform, b, body_b.transform, SPECULATIVE_DISTANCE);
+                    if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &c.manifold) {
+                        deep.push(body);
+                    }
+                    carry_impulses(&old_ids, &mut c.impulses, &c.manifold);
+                    c.manifold.count > 0
                 }
-                if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &c.manifold) {
-                    deep.push(body);
-                }
-                carry_impulses(&old_ids, &mut c.impulses, &c.manifold);
-                c.manifold.count > 0
             };
             if touching != was_touching {
                 c.flags ^= flags::TOUCHING;

@@ -46,6 +46,10 @@ pub fn collide(
 
 /// [`collide`] written into `out`: the world writes each contact's manifold in its place
 /// (returned by value, the manifold of a box pair was copied twice on its way there).
+///
+/// A pair without points always leaves exactly [`Manifold::EMPTY`] (every bit: a flipped
+/// empty manifold would have a normal of −0), so the world may skip rewriting the manifold of
+/// a contact that stays apart.
 pub(crate) fn collide_into(
     out: &mut Manifold,
     shape_a: &Shape,
@@ -63,14 +67,23 @@ pub(crate) fn collide_into(
     match (shape_a, shape_b) {
         (Shape::ChainSegment(a), _) => *out = collide_chain_segment(a, xf_a, shape_b, xf_b, speculative),
         (_, Shape::ChainSegment(b)) => {
-            *out = collide_chain_segment(b, xf_b, shape_a, xf_a, speculative).flipped();
+            *out = collide_chain_segment(b, xf_b, shape_a, xf_a, speculative);
+            flip(out);
         }
         (_, Shape::Circle(_)) => collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
         (Shape::Circle(_), _) => {
             collide_convex(out, shape_b, xf_b, shape_a, xf_a, speculative);
-            *out = out.flipped();
+            flip(out);
         }
         _ => collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
+    }
+}
+
+/// `out` seen from the other shape; an empty manifold stays exactly [`Manifold::EMPTY`].
+#[inline]
+fn flip(out: &mut Manifold) {
+    if out.count > 0 {
+        *out = out.flipped();
     }
 }
 
@@ -128,4 +141,72 @@ fn local_origin(shape: &Shape) -> Vec2 {
 #[inline]
 fn is_finite(xf: Transform) -> bool {
     glam::Vec4::new(xf.p.x, xf.p.y, xf.q.c, xf.q.s).is_finite()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Capsule, ChainSegment, Circle, Polygon, Segment};
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Every number of `m` as bits, to compare manifolds exactly (−0 is not 0, NaN is itself).
+    fn bits(m: &Manifold) -> Vec<u32> {
+        let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits(), m.count as u32];
+        for p in &m.points {
+            let v = [p.point, p.anchor_a, p.anchor_b];
+            out.extend(v.iter().flat_map(|v| [v.x.to_bits(), v.y.to_bits()]));
+            out.extend([p.separation.to_bits(), u32::from(p.id)]);
+        }
+        out
+    }
+
+    /// One shape of every kind (each kind in both places of a pair covers the flipped paths).
+    fn shapes() -> Vec<Shape> {
+        let v = Vec2::new;
+        vec![
+            Shape::Circle(Circle::new(v(0.1, 0.0), 0.4).unwrap()),
+            Shape::Capsule(Capsule::new(v(-0.3, 0.0), v(0.3, 0.1), 0.2).unwrap()),
+            Shape::Polygon(Polygon::new(&[v(-0.5, -0.5), v(0.5, -0.5), v(0.5, 0.5), v(-0.5, 0.5)], 0.0).unwrap()),
+            Shape::Polygon(Polygon::new(&[v(-0.4, -0.2), v(0.4, -0.3), v(0.5, 0.3), v(-0.3, 0.4)], 0.05).unwrap()),
+            Shape::Polygon(
+                Polygon::new(&[v(-0.5, 0.0), v(0.0, -0.4), v(0.5, 0.0), v(0.2, 0.4), v(-0.2, 0.4)], 0.0).unwrap(),
+            ),
+            Shape::Segment(Segment::new(v(-0.5, 0.0), v(0.5, 0.0)).unwrap()),
+            Shape::ChainSegment(ChainSegment::new(v(-1.5, 0.0), v(-0.5, 0.0), v(0.5, 0.0), v(1.5, 0.0)).unwrap()),
+        ]
+    }
+
+    /// Every pair without points, whatever the shape kinds and the path (far apart, apart by
+    /// less than the bounding boxes' early out, one-sided misses, flipped pairs, non-finite
+    /// transforms), writes exactly `Manifold::EMPTY` over whatever `out` held: the world relies on
+    /// it to leave the manifold of a contact that stays apart unwritten.
+    #[test]
+    fn empty_results_are_exactly_empty() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_e111);
+        let shapes = shapes();
+        let full = collide(&shapes[2], Transform::IDENTITY, &shapes[3], Transform::new(Vec2::new(0.9, 0.1), 0.3), 0.1);
+        assert!(full.count > 0);
+        let mut empty_count = [0usize; 2];
+        for round in 0..20_000 {
+            let (a, b) = (&shapes[rng.random_range(0..shapes.len())], &shapes[rng.random_range(0..shapes.len())]);
+            let far = rng.random_range(0.0f32..1.0) < 0.3;
+            let reach = if far { 5.0 } else { 1.6 };
+            let origin = Vec2::new(rng.random_range(-1e3f32..1e3), rng.random_range(-1e3f32..1e3));
+            let xf_a = Transform::new(origin, rng.random_range(-4.0f32..4.0));
+            let offset = Vec2::new(rng.random_range(-reach..reach), rng.random_range(-reach..reach));
+            let mut xf_b = Transform::new(origin + offset, rng.random_range(-4.0f32..4.0));
+            if round % 97 == 0 {
+                xf_b.p.x = f32::NAN;
+            }
+            let mut out = full;
+            collide_into(&mut out, a, xf_a, b, xf_b, 0.1);
+            if out.count == 0 {
+                assert_eq!(bits(&out), bits(&Manifold::EMPTY), "pair {a:?} / {b:?} at {xf_a:?} / {xf_b:?}");
+                empty_count[usize::from(far)] += 1;
+            }
+        }
+        // Both kinds of empty pairs were met in numbers.
+        assert!(empty_count[0] > 3_000 && empty_count[1] > 3_000, "{empty_count:?}");
+    }
 }
