@@ -3,7 +3,7 @@
 use super::chains::collide_chain_segment;
 use super::circles::{circles, core_and_circle};
 use super::core::{Convex, Core};
-use super::manifold::{Frame, Manifold};
+use super::manifold::{Frame, LocalManifold, Manifold};
 use super::polygons::collide_cores;
 use super::quads::collide_quads;
 use crate::geometry::Shape;
@@ -40,6 +40,7 @@ pub fn collide(
     speculative_distance: f32,
 ) -> Manifold {
     let mut out = Manifold::EMPTY;
+    // Without points `out` is left empty or set to `Manifold::EMPTY`: empty either way.
     collide_into(&mut out, shape_a, xf_a, shape_b, xf_b, speculative_distance);
     out
 }
@@ -47,9 +48,12 @@ pub fn collide(
 /// [`collide`] written into `out`: the world writes each contact's manifold in its place
 /// (returned by value, the manifold of a box pair was copied twice on its way there).
 ///
-/// A pair without points always leaves exactly [`Manifold::EMPTY`] (every bit: a flipped
-/// empty manifold would have a normal of −0), so the world may skip rewriting the manifold of
-/// a contact that stays apart.
+/// Returns true when the manifold has points. Without points `out` is either exactly
+/// [`Manifold::EMPTY`] (every bit: a flipped empty manifold is not flipped, whose normal would
+/// be −0) or, on the common ways out of a box pair (separating axis beyond reach, closest
+/// features beyond reach), left as it was: so a contact whose manifold is already empty is not
+/// written again, and a caller whose `out` may hold points writes `Manifold::EMPTY` itself
+/// after a false.
 pub(crate) fn collide_into(
     out: &mut Manifold,
     shape_a: &Shape,
@@ -57,10 +61,10 @@ pub(crate) fn collide_into(
     shape_b: &Shape,
     xf_b: Transform,
     speculative_distance: f32,
-) {
+) -> bool {
     if !(is_finite(xf_a) && is_finite(xf_b)) {
         *out = Manifold::EMPTY;
-        return;
+        return false;
     }
     // NaN and negative distances count as zero.
     let speculative = if speculative_distance > 0.0 { speculative_distance.min(f32::MAX) } else { 0.0 };
@@ -70,13 +74,15 @@ pub(crate) fn collide_into(
             *out = collide_chain_segment(b, xf_b, shape_a, xf_a, speculative);
             flip(out);
         }
-        (_, Shape::Circle(_)) => collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
+        (_, Shape::Circle(_)) => return collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
         (Shape::Circle(_), _) => {
-            collide_convex(out, shape_b, xf_b, shape_a, xf_a, speculative);
-            flip(out);
+            if collide_convex(out, shape_b, xf_b, shape_a, xf_a, speculative) {
+                flip(out);
+            }
         }
-        _ => collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
+        _ => return collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
     }
+    out.count > 0
 }
 
 /// `out` seen from the other shape; an empty manifold stays exactly [`Manifold::EMPTY`].
@@ -87,8 +93,8 @@ fn flip(out: &mut Manifold) {
     }
 }
 
-/// A circle, capsule, segment or polygon A against a circle or any core B, into `out`. A is
-/// a circle only when B is one too.
+/// A circle, capsule, segment or polygon A against a circle or any core B, into `out`, as
+/// [`collide_into`] (true when it has points). A is a circle only when B is one too.
 fn collide_convex(
     out: &mut Manifold,
     shape_a: &Shape,
@@ -96,7 +102,7 @@ fn collide_convex(
     shape_b: &Shape,
     xf_b: Transform,
     speculative: f32,
-) {
+) -> bool {
     if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (shape_a, shape_b) {
         // A polygon's `local_origin` is its first vertex.
         let frame = Frame::new(xf_a, pa.vertices()[0], xf_b);
@@ -107,7 +113,7 @@ fn collide_convex(
         // Other polygon pairs: the cores are built in place, not moved through `Convex`.
         let (a, b) = (Core::polygon(pa, frame.local_a()), Core::polygon(pb, frame.local(xf_b)));
         *out = frame.finish(&collide_cores(&a, &b, speculative));
-        return;
+        return out.count > 0;
     }
     let frame = Frame::new(xf_a, local_origin(shape_a), xf_b);
     let a = Convex::of(shape_a, frame.local_a());
@@ -117,12 +123,10 @@ fn collide_convex(
         (Convex::Core(core), Convex::Circle(center, radius)) => core_and_circle(core, *center, *radius, speculative),
         (Convex::Core(core_a), Convex::Core(core_b)) => collide_cores(core_a, core_b, speculative),
         // Not reached: the dispatch puts a circle in A only against a circle.
-        (Convex::Circle(..), Convex::Core(_)) => {
-            *out = Manifold::EMPTY;
-            return;
-        }
+        (Convex::Circle(..), Convex::Core(_)) => LocalManifold::EMPTY,
     };
     *out = frame.finish(&local);
+    out.count > 0
 }
 
 /// A point of the shape (body coordinates) to center the pair's local frame on, so that
@@ -179,8 +183,10 @@ mod tests {
 
     /// Every pair without points, whatever the shape kinds and the path (far apart, apart by
     /// less than the bounding boxes' early out, one-sided misses, flipped pairs, non-finite
-    /// transforms), writes exactly `Manifold::EMPTY` over whatever `out` held: the world relies on
-    /// it to leave the manifold of a contact that stays apart unwritten.
+    /// transforms), returns false and leaves `out` exactly `Manifold::EMPTY` when it was, and
+    /// either as it was or exactly `Manifold::EMPTY` when it held points: the world relies on
+    /// it to leave the manifold of a contact that stays apart unwritten. With points, it
+    /// returns true and writes `collide`'s manifold whatever `out` held.
     #[test]
     fn empty_results_are_exactly_empty() {
         let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_e111);
@@ -199,10 +205,19 @@ mod tests {
             if round % 97 == 0 {
                 xf_b.p.x = f32::NAN;
             }
-            let mut out = full;
-            collide_into(&mut out, a, xf_a, b, xf_b, 0.1);
-            if out.count == 0 {
-                assert_eq!(bits(&out), bits(&Manifold::EMPTY), "pair {a:?} / {b:?} at {xf_a:?} / {xf_b:?}");
+            let expected = collide(a, xf_a, b, xf_b, 0.1);
+            let (mut from_empty, mut from_full) = (Manifold::EMPTY, full);
+            let touching = collide_into(&mut from_empty, a, xf_a, b, xf_b, 0.1);
+            assert_eq!(collide_into(&mut from_full, a, xf_a, b, xf_b, 0.1), touching);
+            assert_eq!(touching, expected.count > 0);
+            let context = format!("pair {a:?} / {b:?} at {xf_a:?} / {xf_b:?}");
+            if touching {
+                assert_eq!(bits(&from_empty), bits(&expected), "{context}");
+                assert_eq!(bits(&from_full), bits(&expected), "{context}");
+            } else {
+                assert_eq!(bits(&from_empty), bits(&Manifold::EMPTY), "{context}");
+                assert!(bits(&from_full) == bits(&full) || bits(&from_full) == bits(&Manifold::EMPTY), "{context}");
+                assert_eq!(bits(&expected), bits(&Manifold::EMPTY), "{context}");
                 empty_count[usize::from(far)] += 1;
             }
         }
