@@ -64,9 +64,9 @@ fn apart_manifold<C: Corners>(apart: Apart<'_, C>, speculative: f32) -> LocalMan
         Apart::Nothing => LocalManifold::EMPTY,
         Apart::Face(face) => {
             let manifold = clip_faces(face.face, face.edge, face.other, face.other_edge(), face.flip, speculative);
-            if manifold.count > 0 { manifold } else { face.point(speculative) }
+            if manifold.count > 0 { manifold } else { face.closest.point(speculative) }
         }
-        Apart::Point(point) => point.point(speculative),
+        Apart::Point(closest) => closest.point(speculative),
     }
 }
 
@@ -75,22 +75,21 @@ fn apart_manifold<C: Corners>(apart: Apart<'_, C>, speculative: f32) -> LocalMan
 pub(crate) enum Apart<'a, C> {
     /// Farther apart than the speculative distance, or coordinates not finite.
     Nothing,
-    /// A face contact: clip, and if no point is kept, [`ApartFace::point`].
+    /// A face contact: clip, and if no point is kept, the one point of `closest`.
     Face(ApartFace<'a, C>),
     /// One point between the closest features.
-    Point(ApartFace<'a, C>),
+    Point(Closest<'a, C>),
 }
 
-/// The face of a face contact between cores that are apart, with the edge pair of their
-/// closest features (for the one-point fallback).
+/// The face of a face contact between cores that are apart.
 pub(crate) struct ApartFace<'a, C> {
     /// The core whose edge `edge` is the reference face; `flip`: that core is B.
     pub face: &'a C,
     pub edge: usize,
     pub other: &'a C,
     pub flip: bool,
-    pair: EdgePair<'a, C>,
-    distance: f32,
+    /// The closest features, for the one-point fallback.
+    pub closest: Closest<'a, C>,
 }
 
 impl<C: Corners> ApartFace<'_, C> {
@@ -98,7 +97,15 @@ impl<C: Corners> ApartFace<'_, C> {
     pub fn other_edge(&self) -> usize {
         self.other.incident_edge(self.face.normal(self.edge))
     }
+}
 
+/// The edge pair holding the closest features of two cores, `distance` (meters) apart.
+pub(crate) struct Closest<'a, C> {
+    pair: EdgePair<'a, C>,
+    distance: f32,
+}
+
+impl<C: Corners> Closest<'_, C> {
     /// The one point between the closest features (see [`closest_point`]).
     pub fn point(&self, speculative: f32) -> LocalManifold {
         closest_point(&self.pair, self.distance, speculative)
@@ -185,10 +192,7 @@ fn closest_features<C: Corners>(pair: EdgePair<'_, C>, speculative: f32) -> Apar
     let (reference, incident, flip) = (pair.reference, pair.incident, pair.flip);
     let (face, edge, other, toward, flip) = match (at_end(c.fraction1), at_end(c.fraction2)) {
         // Two vertices are closest: one point.
-        (true, true) => {
-            let edge = pair.reference_edge;
-            return Apart::Point(ApartFace { face: reference, edge, other: incident, flip, pair, distance });
-        }
+        (true, true) => return Apart::Point(Closest { pair, distance }),
         // The reference edge's interior is closest: its face meets the other core.
         (false, _) => (reference, pair.reference_edge, incident, c.closest2 - c.closest1, flip),
         // The incident edge's interior is closest to a reference vertex: its face is the reference.
@@ -196,7 +200,7 @@ fn closest_features<C: Corners>(pair: EdgePair<'_, C>, speculative: f32) -> Apar
     };
     // The edge facing `toward` (of a segment core; any other keeps its edge).
     let edge = face.edge_facing(edge, toward);
-    Apart::Face(ApartFace { face, edge, other, flip, pair, distance })
+    Apart::Face(ApartFace { face, edge, other, flip, closest: Closest { pair, distance } })
 }
 
 /// Edge `edge` of `reference` and the incident edge of `incident` for its normal, with the

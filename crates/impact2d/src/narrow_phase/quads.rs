@@ -111,10 +111,10 @@ pub(crate) fn collide_quads(
             Apart::Nothing => return false,
             Apart::Face(f) => {
                 if !touching_quads(out, frame, f.face, f.edge, f.other, f.flip, speculative) {
-                    *out = frame.finish(&f.point(speculative));
+                    *out = frame.finish(&f.closest.point(speculative));
                 }
             }
-            Apart::Point(p) => *out = frame.finish(&p.point(speculative)),
+            Apart::Point(closest) => *out = frame.finish(&closest.point(speculative)),
         }
         return out.count > 0;
     }
