@@ -25,6 +25,7 @@
 mod dynamic_tree;
 mod pairs;
 mod phase;
+mod radix;
 mod rebuild;
 mod sort_and_sweep;
 mod swept;

@@ -12,6 +12,7 @@
 
 use super::dynamic_tree::{DynamicTree, NULL};
 use super::pairs::{PairChanges, PairKey, PairSet, morton};
+use super::radix;
 use super::swept::FastProxy;
 use super::tree_query::{check_ray, swept_aabb};
 use super::{BroadPhaseError, Pair, ProxyId, RayControl, SweptPair, check_aabb, check_margin, needs_refit, stretched};
@@ -192,6 +193,8 @@ pub struct BroadPhase {
     found_parts: Vec<Vec<u64>>,
     threads: usize,
     order: Vec<u64>,
+    /// The second buffer of the radix sort of `found`.
+    sort_scratch: Vec<u64>,
     begun: Vec<ProxyPair>,
     pub(crate) fast: Vec<FastProxy>,
     pub(crate) fast_order: Vec<u32>,
@@ -222,6 +225,7 @@ impl BroadPhase {
             found_parts: Vec::new(),
             threads: 1,
             order: Vec::new(),
+            sort_scratch: Vec::new(),
             begun: Vec::new(),
             fast: Vec::new(),
             fast_order: Vec::new(),
@@ -617,7 +621,7 @@ impl BroadPhase {
                 self.found.extend_from_slice(part);
             }
         }
-        self.found.sort_unstable();
+        radix::sort_keys(&mut self.found, &mut self.sort_scratch);
         self.found.dedup();
     }
 
@@ -638,6 +642,8 @@ impl BroadPhase {
             let cell = ((entry.fat.center() - bounds.lower) * scale).clamp(Vec2::ZERO, Vec2::splat(65535.0));
             self.order.push(((morton(cell.x as u32, cell.y as u32) as u64) << 32) | i as u64);
         }
+        // A comparison sort: Morton codes and indices vary in six of their eight bytes, where
+        // the radix passes measured no cheaper.
         self.order.sort_unstable();
     }
 

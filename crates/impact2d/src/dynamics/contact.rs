@@ -296,19 +296,31 @@ impl World {
             } else {
                 // The new manifold is written in place; the old one's feature ids are kept for
                 // the impulses. A contact that did not touch has none, and its old manifold is
-                // not read: most contacts of a flying pile are apart, their manifolds cold.
+                // not read: most contacts of a flying pile are apart, their manifolds cold. Nor
+                // is it written while the pair stays apart: it is already exactly
+                // `Manifold::EMPTY` (every empty result of `collide_into` is, or leaves `out` as
+                // it was), so only a contact that touched has its manifold emptied.
                 let old_ids = if was_touching { FeatureIds::of(&c.manifold) } else { FeatureIds::NONE };
                 if aabb_gap(&ca.aabb, &cb.aabb) > SPECULATIVE_DISTANCE {
-                    c.manifold = Manifold::EMPTY;
+                    if was_touching {
+                        c.manifold = Manifold::EMPTY;
+                    }
+                    false
                 } else {
                     let (a, b) = (&ca.geometry, &cb.geometry);
-                    collide_into(&mut c.manifold, a, body_a.transform, b, body_b.transform, SPECULATIVE_DISTANCE);
+                    let touching =
+                        collide_into(&mut c.manifold, a, body_a.transform, b, body_b.transform, SPECULATIVE_DISTANCE);
+                    if touching {
+                        if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &c.manifold) {
+                            deep.push(body);
+                        }
+                        carry_impulses(&old_ids, &mut c.impulses, &c.manifold);
+                    } else if was_touching {
+                        // Without points nothing is deep and no impulse is carried over.
+                        c.manifold = Manifold::EMPTY;
+                    }
+                    touching
                 }
-                if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &c.manifold) {
-                    deep.push(body);
-                }
-                carry_impulses(&old_ids, &mut c.impulses, &c.manifold);
-                c.manifold.count > 0
             };
             if touching != was_touching {
                 c.flags ^= flags::TOUCHING;

@@ -67,14 +67,7 @@ impl Lanes {
     /// [`Core::incident_edge`] in lanes. Padding lanes repeat normal 0, so they never win.
     #[inline]
     pub fn incident_edge(&self, normal: Vec2) -> usize {
-        let d = Vec4::splat(normal.x) * self.nx + Vec4::splat(normal.y) * self.ny;
-        let mut best = (0, f32::INFINITY);
-        for (i, &d) in d.to_array().iter().enumerate() {
-            if d < best.1 {
-                best = (i, d);
-            }
-        }
-        best.0
+        first_least(Vec4::splat(normal.x) * self.nx + Vec4::splat(normal.y) * self.ny)
     }
 
     /// [`max_separation`] of these edges against `other`'s four vertices (padding repeats
@@ -98,16 +91,32 @@ impl Lanes {
     }
 }
 
-/// The first lane holding the greatest value, and that value.
+/// The first lane holding the greatest value, and that value: the scalar scan from
+/// `(0, -inf)` keeping a lane only when it is greater (NaN lanes never win; all NaN or -inf
+/// gives `(0, -inf)`; of equal values, -0 and +0 included, the first wins), bit for bit,
+/// without its four compares and branches. NaN lanes become -inf, the greatest is found in
+/// lanes and its first lane by a mask of the lanes equal to it.
 #[inline]
-fn first_greatest(lanes: Vec4) -> (usize, f32) {
-    let mut best = (0, f32::NEG_INFINITY);
-    for (i, &s) in lanes.to_array().iter().enumerate() {
-        if s > best.1 {
-            best = (i, s);
-        }
-    }
-    best
+pub(crate) fn first_greatest(lanes: Vec4) -> (usize, f32) {
+    let clean = lanes.max(Vec4::NEG_INFINITY);
+    let i = first_equal(clean, clean.max_element());
+    (i, clean.as_ref()[i])
+}
+
+/// The first lane holding the least value, as the scalar scan from `(0, +inf)` keeping a
+/// lane only when it is less (NaN lanes never win; all NaN or +inf gives lane 0); see
+/// [`first_greatest`].
+#[inline]
+pub(crate) fn first_least(lanes: Vec4) -> usize {
+    let clean = lanes.min(Vec4::INFINITY);
+    first_equal(clean, clean.min_element())
+}
+
+/// The first lane of `lanes` equal to `value`, which is one of them (not NaN).
+#[inline]
+fn first_equal(lanes: Vec4, value: f32) -> usize {
+    // The extra bit keeps the count in range should no lane match.
+    (lanes.cmpeq(Vec4::splat(value)).bitmask() | 0b1_0000).trailing_zeros() as usize & 3
 }
 
 /// What clipping and the touching and apart paths read of a core: its vertices, edge normals
@@ -386,4 +395,61 @@ fn max_separation_edge_lanes(reference: &Core, other: &Core) -> (usize, f32) {
         least = least.min(reference.lanes.distances(v.x, v.y));
     }
     first_greatest(least)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The scalar scans the lane versions replace.
+    fn scan_greatest(lanes: [f32; 4]) -> (usize, f32) {
+        let mut best = (0, f32::NEG_INFINITY);
+        for (i, &s) in lanes.iter().enumerate() {
+            if s > best.1 {
+                best = (i, s);
+            }
+        }
+        best
+    }
+
+    fn scan_least(lanes: [f32; 4]) -> usize {
+        let mut best = (0, f32::INFINITY);
+        for (i, &s) in lanes.iter().enumerate() {
+            if s < best.1 {
+                best = (i, s);
+            }
+        }
+        best.0
+    }
+
+    /// Lanes drawn from special values (NaN, both zeros, both infinities, the extremes, ties)
+    /// and random ones: the lane picks agree with the scalar scans, the value bit for bit.
+    #[test]
+    fn first_greatest_and_least_match_the_scalar_scans() {
+        let specials =
+            [f32::NAN, 0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::MAX, f32::MIN, f32::MIN_POSITIVE, 1.0, -1.0];
+        let mut rng = ChaCha8Rng::seed_from_u64(0x1a_4e5);
+        let mut ties = 0;
+        for _ in 0..200_000 {
+            let shared = rng.random_range(-2.0f32..2.0);
+            let lanes: [f32; 4] = std::array::from_fn(|_| match rng.random_range(0..4) {
+                0 => specials[rng.random_range(0..specials.len())],
+                1 => shared,
+                _ => rng.random_range(-2.0f32..2.0),
+            });
+            let (i, value) = first_greatest(Vec4::from_array(lanes));
+            let (j, expected) = scan_greatest(lanes);
+            assert_eq!((i, value.to_bits()), (j, expected.to_bits()), "{lanes:?}");
+            assert_eq!(first_least(Vec4::from_array(lanes)), scan_least(lanes), "{lanes:?}");
+            ties += usize::from(lanes.iter().filter(|&&x| x == lanes[j]).count() > 1);
+        }
+        assert!(ties > 20_000, "{ties}");
+        // All lanes NaN: lane 0, and -inf for the greatest.
+        let nan = Vec4::splat(f32::NAN);
+        assert_eq!(first_greatest(nan).0, 0);
+        assert_eq!(first_greatest(nan).1, f32::NEG_INFINITY);
+        assert_eq!(first_least(nan), 0);
+    }
 }

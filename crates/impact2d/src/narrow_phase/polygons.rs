@@ -28,7 +28,6 @@
 use super::clip::clip_faces;
 use super::core::{Core, Corners, max_separation};
 use super::manifold::{LocalManifold, LocalPoint, feature_id, is_within};
-use crate::math::Vec2;
 use crate::query::{SegmentDistance, segment_distance, segment_distance_lanes};
 use crate::settings::{MANIFOLD_REFERENCE_TOLERANCE, MANIFOLD_TOUCHING_GAP};
 
@@ -55,7 +54,73 @@ pub(crate) fn collide_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifo
 /// their closest features, which lie on edge `edge_a` of `a` (its edge of greatest separation)
 /// and its incident edge of `b`, or on edge `edge_b` of `b` and its incident edge of `a`.
 pub(crate) fn apart_cores<C: Corners>(a: &C, edge_a: usize, b: &C, edge_b: usize, speculative: f32) -> LocalManifold {
-    let Some(pair_a) = edge_pair(a, edge_a, b, false) else { return LocalManifold::EMPTY };
+    apart_manifold(apart_features(a, edge_a, b, edge_b, speculative), speculative)
+}
+
+/// The manifold of what two cores that are apart make: a face contact clipped (one point
+/// between the closest features when clipping keeps none), or the one point.
+fn apart_manifold<C: Corners>(apart: Apart<'_, C>, speculative: f32) -> LocalManifold {
+    match apart {
+        Apart::Nothing => LocalManifold::EMPTY,
+        Apart::Face(face) => {
+            let manifold = clip_faces(face.face, face.edge, face.other, face.other_edge(), face.flip, speculative);
+            if manifold.count > 0 { manifold } else { face.closest.point(speculative) }
+        }
+        Apart::Point(closest) => closest.point(speculative),
+    }
+}
+
+/// What the closest features of two cores that are apart make (see [`apart_cores`]), before
+/// any clipping: so the box pairs' own clip serves their face contacts.
+pub(crate) enum Apart<'a, C> {
+    /// Farther apart than the speculative distance, or coordinates not finite.
+    Nothing,
+    /// A face contact: clip, and if no point is kept, the one point of `closest`.
+    Face(ApartFace<'a, C>),
+    /// One point between the closest features.
+    Point(Closest<'a, C>),
+}
+
+/// The face of a face contact between cores that are apart.
+pub(crate) struct ApartFace<'a, C> {
+    /// The core whose edge `edge` is the reference face; `flip`: that core is B.
+    pub face: &'a C,
+    pub edge: usize,
+    pub other: &'a C,
+    pub flip: bool,
+    /// The closest features, for the one-point fallback.
+    pub closest: Closest<'a, C>,
+}
+
+impl<C: Corners> ApartFace<'_, C> {
+    /// The incident edge of `other` for the face's normal.
+    pub fn other_edge(&self) -> usize {
+        self.other.incident_edge(self.face.normal(self.edge))
+    }
+}
+
+/// The edge pair holding the closest features of two cores, `distance` (meters) apart.
+pub(crate) struct Closest<'a, C> {
+    pair: EdgePair<'a, C>,
+    distance: f32,
+}
+
+impl<C: Corners> Closest<'_, C> {
+    /// The one point between the closest features (see [`closest_point`]).
+    pub fn point(&self, speculative: f32) -> LocalManifold {
+        closest_point(&self.pair, self.distance, speculative)
+    }
+}
+
+/// The closest features of cores `a` and `b` that are apart (see [`apart_cores`]).
+pub(crate) fn apart_features<'a, C: Corners>(
+    a: &'a C,
+    edge_a: usize,
+    b: &'a C,
+    edge_b: usize,
+    speculative: f32,
+) -> Apart<'a, C> {
+    let Some(pair_a) = edge_pair(a, edge_a, b, false) else { return Apart::Nothing };
     // Faces lying on each other make the same pair both ways: measure it once.
     let same = pair_a.incident_edge == edge_b && a.incident_edge(b.normal(edge_b)) == edge_a;
     let pair = if same {
@@ -66,7 +131,7 @@ pub(crate) fn apart_cores<C: Corners>(a: &C, edge_a: usize, b: &C, edge_b: usize
             _ => pair_a,
         }
     };
-    closest_features(&pair, speculative)
+    closest_features(pair, speculative)
 }
 
 /// Two segment cores (capsules, segments): their closest points are found directly, since
@@ -77,7 +142,7 @@ fn collide_segment_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold 
     };
     if closest.distance_squared > MANIFOLD_TOUCHING_GAP * MANIFOLD_TOUCHING_GAP {
         let pair = EdgePair { reference: a, reference_edge: 0, incident: b, incident_edge: 0, flip: false, closest };
-        return closest_features(&pair, speculative);
+        return apart_manifold(closest_features(pair, speculative), speculative);
     }
     // Crossing or touching: the two normals are the separating axes (a parallelogram).
     let (edge_a, separation_a) = max_separation(a, b);
@@ -114,39 +179,28 @@ struct EdgePair<'a, C> {
     closest: SegmentDistance,
 }
 
-/// The manifold of two cores that are apart, from the closest points of the edges that hold
-/// their closest features.
-fn closest_features<C: Corners>(pair: &EdgePair<C>, speculative: f32) -> LocalManifold {
+/// What two cores that are apart make, from the closest points of the edges that hold their
+/// closest features.
+fn closest_features<C: Corners>(pair: EdgePair<'_, C>, speculative: f32) -> Apart<'_, C> {
     let distance = pair.closest.distance_squared.sqrt();
     let radius = pair.reference.radius() + pair.incident.radius();
     if !is_within(distance - radius, speculative) {
-        return LocalManifold::EMPTY;
+        return Apart::Nothing;
     }
     let at_end = |f: f32| f == 0.0 || f == 1.0;
     let c = pair.closest;
-    let manifold = match (at_end(c.fraction1), at_end(c.fraction2)) {
-        // Two vertices are closest: one point, below.
-        (true, true) => LocalManifold::EMPTY,
+    let (reference, incident, flip) = (pair.reference, pair.incident, pair.flip);
+    let (face, edge, other, toward, flip) = match (at_end(c.fraction1), at_end(c.fraction2)) {
+        // Two vertices are closest: one point.
+        (true, true) => return Apart::Point(Closest { pair, distance }),
         // The reference edge's interior is closest: its face meets the other core.
-        (false, _) => face_contact(
-            pair.reference,
-            pair.reference_edge,
-            pair.incident,
-            c.closest2 - c.closest1,
-            pair.flip,
-            speculative,
-        ),
+        (false, _) => (reference, pair.reference_edge, incident, c.closest2 - c.closest1, flip),
         // The incident edge's interior is closest to a reference vertex: its face is the reference.
-        (true, false) => face_contact(
-            pair.incident,
-            pair.incident_edge,
-            pair.reference,
-            c.closest1 - c.closest2,
-            !pair.flip,
-            speculative,
-        ),
+        (true, false) => (incident, pair.incident_edge, reference, c.closest1 - c.closest2, !flip),
     };
-    if manifold.count > 0 { manifold } else { closest_point(pair, distance, speculative) }
+    // The edge facing `toward` (of a segment core; any other keeps its edge).
+    let edge = face.edge_facing(edge, toward);
+    Apart::Face(ApartFace { face, edge, other, flip, closest: Closest { pair, distance } })
 }
 
 /// Edge `edge` of `reference` and the incident edge of `incident` for its normal, with the
@@ -158,21 +212,6 @@ fn edge_pair<'a, C: Corners>(reference: &'a C, edge: usize, incident: &'a C, fli
     let (i1, i2) = (incident.vertex(incident_edge), incident.vertex(incident.next(incident_edge)));
     let closest = segment_distance_lanes(r1, r2, i1, i2)?;
     Some(EdgePair { reference, reference_edge: edge, incident, incident_edge, flip, closest })
-}
-
-/// The face contact of edge `edge` of `face` (the one facing `toward`, for a segment core)
-/// with the incident edge of `other`.
-fn face_contact<C: Corners>(
-    face: &C,
-    edge: usize,
-    other: &C,
-    toward: Vec2,
-    flip: bool,
-    speculative: f32,
-) -> LocalManifold {
-    let edge = face.edge_facing(edge, toward);
-    let incident_edge = other.incident_edge(face.normal(edge));
-    clip_faces(face, edge, other, incident_edge, flip, speculative)
 }
 
 /// One point between the closest features of an edge pair (`distance` apart, meters): for

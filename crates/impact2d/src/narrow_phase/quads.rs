@@ -1,16 +1,18 @@
 //! Four-vertex polygons (boxes) against each other: the polygon path of `polygons.rs` on
 //! cores kept in four SIMD lanes, with the same operations in the same order, so the manifold
-//! is the same bit for bit; only the work around it is less: no eight-slot cores for pairs
-//! that touch, no dispatch over core sizes, and touching pairs clipped and written to the
-//! world in one function (no local manifold in between). Pairs that are apart, and the rare
-//! touching pair whose clip keeps no point, go through the general functions.
+//! is the same bit for bit; only the work around it is less: no eight-slot cores, no dispatch
+//! over core sizes, and face contacts (of touching pairs, and of pairs that are apart by less
+//! than the speculative distance) clipped and written to the world in one function (no local
+//! manifold in between). The closest features of pairs that are apart, the one-point
+//! contacts, and the rare touching pair whose clip keeps no point go through the general
+//! functions (on the lanes, through `Corners`).
 //!
 //! Source: as `polygons.rs` (Catto's `b2CollidePolygons` in Box2D v3).
 
 use super::clip::{rounded_reach, tilt};
 use super::core::{Corners, Lanes};
 use super::manifold::{Frame, LocalPoint, Manifold, ManifoldPoint, feature_id, is_within};
-use super::polygons::{apart_cores, touching_cores};
+use super::polygons::{Apart, apart_features, touching_cores};
 use crate::geometry::Polygon;
 use crate::math::{Transform, Vec2};
 use crate::settings::{MANIFOLD_MERGE_DISTANCE, MANIFOLD_REFERENCE_TOLERANCE, MANIFOLD_TOUCHING_GAP};
@@ -78,7 +80,8 @@ impl Corners for Quad {
 
 /// The manifold of polygons `pa` placed by `xf_a` and `pb` placed by `xf_b`, both of four
 /// vertices, in `frame` (A's pair frame, made from `xf_a`, A's first vertex and `xf_b`),
-/// written into `out`: the same manifold as `collide_cores` on their cores, bit for bit.
+/// written into `out`: the same manifold as `collide_cores` on their cores, bit for bit. True
+/// when it has points; a pair beyond reach leaves `out` as it was (see `collide_into`).
 #[inline]
 pub(crate) fn collide_quads(
     out: &mut Manifold,
@@ -87,7 +90,7 @@ pub(crate) fn collide_quads(
     pb: &Polygon,
     xf_b: Transform,
     speculative: f32,
-) {
+) -> bool {
     let (local_a, local_b) = (frame.local_a(), frame.local(xf_b));
     let (a, b) = (Quad::new(pa, local_a), Quad::new(pb, local_b));
     // Beyond the radii and the speculative distance along either core's normals: no contact
@@ -95,19 +98,25 @@ pub(crate) fn collide_quads(
     let limit = a.radius + b.radius + speculative;
     let (edge_a, separation_a) = a.lanes.max_separation(&b.lanes);
     if !is_within(separation_a, limit) {
-        *out = Manifold::EMPTY;
-        return;
+        return false;
     }
     let (edge_b, separation_b) = b.lanes.max_separation(&a.lanes);
     if !is_within(separation_b, limit) {
-        *out = Manifold::EMPTY;
-        return;
+        return false;
     }
     if separation_a.max(separation_b) > MANIFOLD_TOUCHING_GAP {
         // Apart (one pair in ten to one in four in a pyramid): the closest features, read
-        // from the lanes (no eight-slot cores).
-        *out = frame.finish(&apart_cores(&a, edge_a, &b, edge_b, speculative));
-        return;
+        // from the lanes (no eight-slot cores); a face contact is clipped as a touching pair's.
+        match apart_features(&a, edge_a, &b, edge_b, speculative) {
+            Apart::Nothing => return false,
+            Apart::Face(f) => {
+                if !touching_quads(out, frame, f.face, f.edge, f.other, f.flip, speculative) {
+                    *out = frame.finish(&f.closest.point(speculative));
+                }
+            }
+            Apart::Point(closest) => *out = frame.finish(&closest.point(speculative)),
+        }
+        return out.count > 0;
     }
     let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
     let (reference, edge, incident) = if flip { (&b, edge_b, &a) } else { (&a, edge_a, &b) };
@@ -116,11 +125,13 @@ pub(crate) fn collide_quads(
         // path's fallback (the incident core's deepest vertex).
         *out = frame.finish(&touching_cores(&a, edge_a, separation_a, &b, edge_b, separation_b, speculative));
     }
+    out.count > 0
 }
 
-/// `touching_cores` then `Frame::finish` for two quads, reference edge `edge` of `reference`
-/// against `incident` (`flip`: the reference is B): the incident edge clipped to the reference
-/// face's slab (`clip_faces`, with its operations in its order) and the points written to the
+/// `clip_faces` (as `touching_cores` and the face contacts of `apart_cores` call it) then
+/// `Frame::finish` for two quads, reference edge `edge` of `reference` against the incident
+/// edge of `incident` (`flip`: the reference is B): the incident edge clipped to the reference
+/// face's slab (with `clip_faces`'s operations in its order) and the points written to the
 /// world as they come, into `out` (written in place: returning it by value cost a copy).
 /// False, with `out` untouched, when the clip leaves no point.
 // Not inlined: in its own function the clip spills fewer registers (measured: about 13
