@@ -717,14 +717,14 @@ impl World {
         {
             return;
         }
-        self.advance(cc, (key, shape_a, shape_b), &pair, 0, false);
+        self.advance(cc, (key, shape_a, shape_b), &pair, 0, None);
     }
 
     /// Computes the time of impact a pending event waits for, and goes on from there.
     fn expand(&self, cc: &mut Continuous, e: &Event, level: usize) {
         let (body_a, body_b) = (self.colliders[e.shape_a].body, self.colliders[e.shape_b].body);
         if let Some(pair) = self.pair_sweeps(cc, body_a, body_b) {
-            self.advance(cc, (e.key, e.shape_a, e.shape_b), &pair, level, true);
+            self.advance(cc, (e.key, e.shape_a, e.shape_b), &pair, level, Some(e.t));
         }
     }
 
@@ -746,9 +746,10 @@ impl World {
     /// start are tried again with the moving shapes shrunk to their cores, then to their
     /// centroids: an impact only when those meet, that is when a body is about to pass
     /// through. The time of impact of a level waits in the heap, at a lower bound on it, and
-    /// is computed (`computed`: the first level's, now) when it comes up.
+    /// is computed when it comes up: `resumed` is then that time, where the first level's
+    /// query runs at once, and no event is queued before it (impacts go in time order).
     #[inline(always)]
-    fn advance(&self, cc: &mut Continuous, pair: (u64, u32, u32), s: &PairSweeps, from: usize, computed: bool) {
+    fn advance(&self, cc: &mut Continuous, pair: (u64, u32, u32), s: &PairSweeps, from: usize, resumed: Option<f32>) {
         let (key, shape_a, shape_b) = pair;
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let (sweep_a, sweep_b, moves_a, moves_b) = (&s.sweep_a, &s.sweep_b, s.moves_a, s.moves_b);
@@ -756,13 +757,16 @@ impl World {
         let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
         let (reach_a, reach_b) = (self.bodies[ca.body].max_extent, self.bodies[cb.body].max_extent);
         let versions = |cc: &Continuous| [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
-        let at = |t: f32| s.base + t * (1.0 - s.base);
+        let at = |t: f32| {
+            let t = s.base + t * (1.0 - s.base);
+            resumed.map_or(t, |now| t.max(now))
+        };
         let mut found = None;
         for level in from..3 {
             let fraction = [1.0, CONTINUOUS_CORE_FRACTION, 0.0][level];
             let core_a = if moves_a && level > 0 { core_proxy(&pa, fraction) } else { pa };
             let core_b = if moves_b && level > 0 { core_proxy(&pb, fraction) } else { pb };
-            if !(computed && level == from) {
+            if !(resumed.is_some() && level == from) {
                 // Cores whose bounding circles never meet are separated: no time of impact needed.
                 if level > 0 && closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
                     return;
