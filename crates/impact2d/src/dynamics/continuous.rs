@@ -1169,7 +1169,8 @@ fn polygon_start_shrunk(
 ) -> PolygonStart {
     let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else { return PolygonStart::Open(0.0) };
     let origin = sweep_a.c1;
-    let (xf_a, xf_b) = (sweep_a.rebased(origin).transform_at(0.0), sweep_b.rebased(origin).transform_at(0.0));
+    let (rebased_a, rebased_b) = (sweep_a.rebased(origin), sweep_b.rebased(origin));
+    let (xf_a, xf_b) = (rebased_a.transform_at(0.0), rebased_b.transform_at(0.0));
     let CoreSeparation { separation, axis, upper } = core_separation(pa, xf_a, scale_a, pb, xf_b, scale_b);
     let radii = scale_a * pa.radius() + scale_b * pb.radius();
     if separation < 0.0 || upper < radii + TOI_TARGET + TOI_TOLERANCE {
@@ -1185,7 +1186,7 @@ fn polygon_start_shrunk(
     // Along the same axis at the end: a vertex strays from the chord between its two ends by
     // at most its distance from the center of mass times the turn squared over 8, and on the
     // chords the separation is least at an end (the least of linear functions less the most).
-    let ends = (sweep_a.rebased(origin).transform_at(1.0), sweep_b.rebased(origin).transform_at(1.0));
+    let ends = (rebased_a.transform_at(1.0), rebased_b.transform_at(1.0));
     let end = extent(pb, ends.1, scale_b, -axis) + extent(pa, ends.0, scale_a, axis);
     let bowing = |turn: f32, reach: f32| 0.125 * turn * turn * reach;
     let bowing = bowing(sweep_a.a2 - sweep_a.a1, reach_a) + bowing(sweep_b.a2 - sweep_b.a1, reach_b);
