@@ -175,6 +175,33 @@ impl DynamicTree {
         }
     }
 
+    /// Calls `visit(slot, fat_aabb, user_data)` for every proxy whose box overlaps `aabb`
+    /// until it returns `false`, like [`DynamicTree::query_leaves`] but in the order of the
+    /// node records rather than the tree's: every record is read once, front to back, with no
+    /// load waiting on another. For a box that covers much of the tree, where the walk would
+    /// visit most nodes anyway, each in a cache miss it cannot hide. No input checks.
+    pub(crate) fn scan_leaves(&self, aabb: &Aabb, mut visit: impl FnMut(u32, &Aabb, u64) -> bool) {
+        let query = Overlap::new(aabb);
+        if self.root == NULL || !query.overlaps(&self.root_aabb) {
+            return;
+        }
+        if is_leaf(self.root) {
+            visit(self.root & !LEAF, &self.root_aabb, self.root_user_data);
+            return;
+        }
+        for node in self.nodes.iter().filter(|node| !node.free) {
+            for k in 0..2 {
+                let child = node.children[k];
+                if is_leaf(child)
+                    && query.overlaps(&node.boxes[k])
+                    && !visit(child & !LEAF, &node.boxes[k], node.user_data[k])
+                {
+                    return;
+                }
+            }
+        }
+    }
+
     /// Depth-first walk over the child records, driven by `visit(box, leaf)`, where `leaf` is
     /// `Some((slot, user_data))` for a proxy and `None` for an internal node.
     #[inline]
@@ -321,5 +348,65 @@ mod tests {
             if expected { hits += 1 } else { misses += 1 }
         }
         assert!(hits > 20_000 && misses > 20_000, "hits {hits}, misses {misses}");
+    }
+
+    /// The scan in memory order visits exactly the leaves the walk visits, each once, with the
+    /// same boxes and user data, on trees whose records have been freed and reused; and stops
+    /// when told to.
+    #[test]
+    fn scan_visits_what_the_walk_visits() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5ca7_1ea5);
+        let mut random_box = |rng: &mut ChaCha8Rng, size: f32| {
+            let p = Vec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
+            Aabb::new(p, p + Vec2::new(rng.random_range(0.1..size), rng.random_range(0.1..size)))
+        };
+        let (mut found, mut empty) = (0usize, 0usize);
+        for round in 0..40 {
+            let mut tree = DynamicTree::new();
+            let mut ids = Vec::new();
+            for i in 0..rng.random_range(1..400) {
+                ids.push(tree.create_proxy(random_box(&mut rng, 3.0), 1000 + i).unwrap());
+            }
+            // Removals and moves leave free records among the used ones.
+            for _ in 0..ids.len() / 3 {
+                let k = rng.random_range(0..ids.len());
+                if rng.random_bool(0.5) {
+                    tree.remove_proxy(ids.swap_remove(k)).unwrap();
+                    if ids.is_empty() {
+                        break;
+                    }
+                } else {
+                    tree.move_proxy(ids[k], random_box(&mut rng, 3.0)).unwrap();
+                }
+            }
+            for _ in 0..20 {
+                let query = random_box(&mut rng, if round % 2 == 0 { 20.0 } else { 120.0 });
+                let (mut walked, mut scanned) = (Vec::new(), Vec::new());
+                tree.query_leaves(&query, |slot, fat, user| {
+                    walked.push((slot, *fat, user));
+                    true
+                });
+                tree.scan_leaves(&query, |slot, fat, user| {
+                    scanned.push((slot, *fat, user));
+                    true
+                });
+                let key = |v: &(u32, Aabb, u64)| v.0;
+                walked.sort_by_key(key);
+                scanned.sort_by_key(key);
+                assert_eq!(walked, scanned);
+                if walked.is_empty() {
+                    empty += 1
+                } else {
+                    found += walked.len()
+                }
+                let mut visits = 0;
+                tree.scan_leaves(&query, |_, _, _| {
+                    visits += 1;
+                    visits < 2
+                });
+                assert_eq!(visits, walked.len().min(2));
+            }
+        }
+        assert!(found > 2000 && empty > 50, "found {found}, empty queries {empty}");
     }
 }

@@ -534,7 +534,7 @@ impl World {
         let (mut visited, colliders, bodies, is_mover) = (0usize, &self.colliders, &self.bodies, &cc.is_mover);
         let (moving, movers) = (&mut cc.moving, &mut cc.movers);
         let tree = self.broad_phase.tree(ProxyKind::Dynamic);
-        tree.query_leaves(&reach, |_, fat, user| {
+        let gather = |_: u32, fat: &Aabb, user: u64| {
             visited += 1;
             let shape = user as u32;
             // Most shapes near fast sweeps move: known without reading their records.
@@ -548,7 +548,14 @@ impl World {
                 movers.push(Mover { shape, body: c.body, fast: false, filter: c.filter, version: 0 });
             }
             visited <= budget
-        });
+        };
+        // A reach over much of the tree (a flying pile) is read front to back, else walked.
+        let root = tree.root_aabb().unwrap_or(reach);
+        if area(&intersection(&reach, &root)) >= SCAN_COVER * area(&root) {
+            tree.scan_leaves(&reach, gather);
+        } else {
+            tree.query_leaves(&reach, gather);
+        }
         if visited > budget {
             cc.moving.truncate(first);
             cc.movers.truncate(first);
@@ -1232,6 +1239,16 @@ fn shrunk_reach(p: &crate::geometry::Polygon, sweep: &Sweep, reach: f32, scale: 
 }
 
 /// The box common to two overlapping boxes.
+/// The share of the dynamic tree's box that the fast sweeps' reach must cover for the still
+/// shapes to be gathered by reading every node rather than walking the tree.
+const SCAN_COVER: f32 = 0.25;
+
+/// The area of a box (square meters; zero for an empty intersection).
+fn area(b: &Aabb) -> f32 {
+    let e = b.upper - b.lower;
+    e.x.max(0.0) * e.y.max(0.0)
+}
+
 fn intersection(a: &Aabb, b: &Aabb) -> Aabb {
     Aabb::new(a.lower.max(b.lower), a.upper.min(b.upper))
 }
