@@ -62,6 +62,35 @@ pub(crate) fn collide_into(
     xf_b: Transform,
     speculative_distance: f32,
 ) -> bool {
+    collide_into_in::<false>(out, shape_a, xf_a, shape_b, xf_b, speculative_distance)
+}
+
+/// [`collide_into`] compiled with AVX's encodings (the same operations, bit for bit; see
+/// `encoding.rs`), for the world's narrow phase where the machine has AVX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+pub(crate) fn collide_into_avx(
+    out: &mut Manifold,
+    shape_a: &Shape,
+    xf_a: Transform,
+    shape_b: &Shape,
+    xf_b: Transform,
+    speculative_distance: f32,
+) -> bool {
+    collide_into_in::<true>(out, shape_a, xf_a, shape_b, xf_b, speculative_distance)
+}
+
+/// The body of [`collide_into`], inlined into each encoding's version; `AVX` is true only in
+/// [`collide_into_avx`]'s.
+#[inline(always)]
+fn collide_into_in<const AVX: bool>(
+    out: &mut Manifold,
+    shape_a: &Shape,
+    xf_a: Transform,
+    shape_b: &Shape,
+    xf_b: Transform,
+    speculative_distance: f32,
+) -> bool {
     if !(is_finite(xf_a) && is_finite(xf_b)) {
         *out = Manifold::EMPTY;
         return false;
@@ -74,13 +103,13 @@ pub(crate) fn collide_into(
             *out = collide_chain_segment(b, xf_b, shape_a, xf_a, speculative);
             flip(out);
         }
-        (_, Shape::Circle(_)) => return collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
+        (_, Shape::Circle(_)) => return convex::<AVX>(out, shape_a, xf_a, shape_b, xf_b, speculative),
         (Shape::Circle(_), _) => {
-            if collide_convex(out, shape_b, xf_b, shape_a, xf_a, speculative) {
+            if convex::<AVX>(out, shape_b, xf_b, shape_a, xf_a, speculative) {
                 flip(out);
             }
         }
-        _ => return collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative),
+        _ => return convex::<AVX>(out, shape_a, xf_a, shape_b, xf_b, speculative),
     }
     out.count > 0
 }
@@ -93,9 +122,56 @@ fn flip(out: &mut Manifold) {
     }
 }
 
+/// [`collide_convex`], or its AVX version when `AVX` (only in [`collide_into_avx`]'s body).
+#[inline(always)]
+fn convex<const AVX: bool>(
+    out: &mut Manifold,
+    shape_a: &Shape,
+    xf_a: Transform,
+    shape_b: &Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        // SAFETY: `AVX` is true only inside `collide_into_avx`, which the world calls only
+        // where AVX was detected on this machine.
+        return unsafe { collide_convex_avx(out, shape_a, xf_a, shape_b, xf_b, speculative) };
+    }
+    collide_convex(out, shape_a, xf_a, shape_b, xf_b, speculative)
+}
+
 /// A circle, capsule, segment or polygon A against a circle or any core B, into `out`, as
 /// [`collide_into`] (true when it has points). A is a circle only when B is one too.
 fn collide_convex(
+    out: &mut Manifold,
+    shape_a: &Shape,
+    xf_a: Transform,
+    shape_b: &Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> bool {
+    collide_convex_in::<false>(out, shape_a, xf_a, shape_b, xf_b, speculative)
+}
+
+/// [`collide_convex`] compiled with AVX's encodings.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn collide_convex_avx(
+    out: &mut Manifold,
+    shape_a: &Shape,
+    xf_a: Transform,
+    shape_b: &Shape,
+    xf_b: Transform,
+    speculative: f32,
+) -> bool {
+    collide_convex_in::<true>(out, shape_a, xf_a, shape_b, xf_b, speculative)
+}
+
+/// The body of [`collide_convex`], inlined into each encoding's version; `AVX` is true only in
+/// [`collide_convex_avx`]'s.
+#[inline(always)]
+fn collide_convex_in<const AVX: bool>(
     out: &mut Manifold,
     shape_a: &Shape,
     xf_a: Transform,
@@ -108,7 +184,7 @@ fn collide_convex(
         let frame = Frame::new(xf_a, pa.vertices()[0], xf_b);
         if pa.vertices().len() == 4 && pb.vertices().len() == 4 {
             // The common pair (boxes on boxes): cores in lanes.
-            return collide_quads(out, pa, &frame, pb, xf_b, speculative);
+            return collide_quads::<AVX>(out, pa, &frame, pb, xf_b, speculative);
         }
         // Other polygon pairs: the cores are built in place, not moved through `Convex`.
         let (a, b) = (Core::polygon(pa, frame.local_a()), Core::polygon(pb, frame.local(xf_b)));
