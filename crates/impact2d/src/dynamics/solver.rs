@@ -262,6 +262,9 @@ mod tests {
     use crate::dynamics::{BodyDef, ShapeDef, WorldDef};
     use crate::geometry::{Circle, Shape, make_box};
 
+    /// A scene to step: its name, how it is built and how many steps.
+    type Scene = (&'static str, fn() -> World, usize);
+
     /// Bouncy boxes and balls (restitution 0.6) thrown down onto a ground box: restitution,
     /// hit events and circles, which the benchmark scenes do not have.
     fn bouncy_pile() -> World {
@@ -297,7 +300,7 @@ mod tests {
             eprintln!("skipped: this machine has no AVX, so there is no AVX path to compare");
             return;
         }
-        let scenes: [(&str, fn() -> World, usize); 4] = [
+        let scenes: [Scene; 4] = [
             ("large_pyramid", || large_pyramid().unwrap(), 20),
             ("tumbler", || tumbler().unwrap(), 60),
             ("smash", || smash().unwrap(), 80),
@@ -334,6 +337,62 @@ mod tests {
         for ((&a, &t), q) in start.iter().zip(&turned).zip(&out) {
             let expected = Rot::from_angle(a + t);
             assert_eq!((q.c.to_bits(), q.s.to_bits()), (expected.c.to_bits(), expected.s.to_bits()), "{a} + {t}");
+        }
+    }
+}
+
+/// Timing, not a check: `cargo test --release -p impact2d --lib time_encodings -- --ignored
+/// --nocapture`. The two encodings step two copies of each benchmark scene in lockstep,
+/// taking turns to go first, so that the machine's load falls on both alike (separate runs of
+/// `world_steps` spread by more than the difference). The two worlds share the caches, so
+/// both run slower than one world alone.
+#[cfg(test)]
+mod encoding_timing {
+    use super::*;
+    use crate::benchmarks::{STEP_DT, SUBSTEPS, large_pyramid, smash, tumbler};
+    use crate::dynamics::WorldError;
+
+    /// How a benchmark scene is built.
+    type Build = fn() -> Result<World, WorldError>;
+
+    /// The median of `values` (sorted in place).
+    fn median(values: &mut [f64]) -> f64 {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    }
+
+    #[test]
+    #[ignore = "timing: run by hand with --ignored --nocapture"]
+    fn time_encodings() {
+        if !Encoding::detected().avx() {
+            eprintln!("skipped: this machine has no AVX");
+            return;
+        }
+        let scenes: [(&str, Build, usize); 3] =
+            [("large_pyramid", large_pyramid, 300), ("tumbler", tumbler, 300), ("smash", smash, 200)];
+        for (name, build, steps) in scenes {
+            let mut worlds = [build().unwrap(), build().unwrap()];
+            worlds[1].solver.contacts.encoding = Encoding::PLAIN;
+            // Per world: step, collide and solve milliseconds of every step.
+            let mut times = [[(); 3].map(|_| Vec::new()), [(); 3].map(|_| Vec::new())];
+            for step in 0..steps {
+                for which in [step % 2, 1 - step % 2] {
+                    let start = std::time::Instant::now();
+                    worlds[which].step(STEP_DT, SUBSTEPS).unwrap();
+                    let p = worlds[which].profile();
+                    for (list, ms) in
+                        times[which].iter_mut().zip([start.elapsed().as_secs_f64() * 1e3, p.collide, p.solve])
+                    {
+                        list.push(ms);
+                    }
+                }
+            }
+            assert_eq!(worlds[0].state_checksum(), worlds[1].state_checksum(), "{name}");
+            let [avx, plain] = times.map(|t| t.map(|mut list| median(&mut list)));
+            eprintln!(
+                "{name}: median ms per step (collide, solve) avx {:.3} ({:.3}, {:.3}), plain {:.3} ({:.3}, {:.3})",
+                avx[0], avx[1], avx[2], plain[0], plain[1], plain[2]
+            );
         }
     }
 }
