@@ -4,9 +4,12 @@
 //! two-operand encodings overwrite one source of each operation: the compiler copies a
 //! register (`movaps`) before every operation whose sources both stay live. On a machine
 //! with AVX the same 128-bit operations have three-operand VEX encodings, which need no
-//! such copies. The hot stages (the contact solver's preparation and passes, the position
-//! integration) are therefore compiled twice, once as they are and once with the `avx` target
-//! feature, and call the second where [`Encoding::detected`] found AVX.
+//! such copies. The hot stages (the contact solver's preparation, passes and impulse store,
+//! the position integration, the narrow phase's update loop down to the box clip) are
+//! therefore compiled twice, once as they are and once with the `avx` target feature, and
+//! call the second where [`Encoding::detected`] found AVX: chosen once per stage, never per
+//! bundle or pair. The solver's `encoding` field holds the choice; the tests set it to
+//! `Encoding::PLAIN` to compare the two.
 //!
 //! Both compile the same four-lane operations in the same order: a VEX encoding computes
 //! the same IEEE result as the SSE one, and only `avx` is enabled (never `fma` or `avx2`),
@@ -51,6 +54,7 @@ impl Encoding {
     }
 
     /// Whether the `avx` versions may run: true only where AVX was detected.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn avx(self) -> bool {
         self.avx

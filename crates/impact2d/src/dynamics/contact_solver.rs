@@ -4,12 +4,13 @@
 //! Constraints live in flat arrays of *bundles*: four contacts side by side, every number
 //! stored as four lanes (`[f32; 4]`), solved with `glam::Vec4` (SSE2 on x86-64, a scalar
 //! fallback elsewhere; both compute every lane with the same IEEE operations in the same
-//! order, without fused multiply-adds, so they agree bit for bit). The four contacts of a
-//! bundle must share no dynamic body: they come from one color of the persistent constraint
-//! graph ([`ConstraintGraph`], `graph.rs`), cut into bundles of four in the color's order.
-//! Colors are solved in order, so this is still Gauss-Seidel, in a coloring order; the
-//! overflow's contacts (no free color among [`GRAPH_COLOR_COUNT`]) get a bundle each, solved
-//! after the colors.
+//! order, without fused multiply-adds, so they agree bit for bit; on a machine with AVX every
+//! stage runs a copy compiled with AVX's three-operand encodings of the same operations,
+//! `encoding.rs`). The four contacts of a bundle must share no dynamic body: they come from
+//! one color of the persistent constraint graph ([`ConstraintGraph`], `graph.rs`), cut into
+//! bundles of four in the color's order. Colors are solved in order, so this is still
+//! Gauss-Seidel, in a coloring order; the overflow's contacts (no free color among
+//! [`GRAPH_COLOR_COUNT`]) get a bundle each, solved after the colors.
 //!
 //! Each bundle is prepared from four [`ConstraintInput`]s, records built from the contacts
 //! and bodies on the stack; their numbers are rows of four floats, so a bundle's four inputs
