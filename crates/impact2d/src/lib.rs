@@ -12,6 +12,7 @@
 pub mod benchmarks;
 pub mod broad_phase;
 pub mod dynamics;
+mod encoding;
 pub mod geometry;
 pub mod math;
 pub mod narrow_phase;

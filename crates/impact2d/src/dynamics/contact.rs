@@ -279,6 +279,56 @@ impl World {
     pub(crate) fn update_contacts(&mut self) {
         let mut changes = std::mem::take(&mut self.touch_changes);
         changes.clear();
+        self.update_manifolds(&mut changes);
+        for &change in &changes {
+            match change {
+                TouchChange::Began(index) => {
+                    self.begin_touch(index);
+                    self.refresh_graph(index);
+                }
+                TouchChange::Ended(index) => {
+                    self.report_end(index);
+                    self.leave_graph(index);
+                    let c = &self.contacts[index];
+                    if !c.is_sensor() && self.bodies[c.body_a].is_dynamic() && self.bodies[c.body_b].is_dynamic() {
+                        let island = self.bodies[c.body_a].island;
+                        self.islands.mark_split(island);
+                    }
+                }
+                TouchChange::Wake(index) => {
+                    let (a, b) = (self.contacts[index].body_a, self.contacts[index].body_b);
+                    self.wake_body_index(a);
+                    self.wake_body_index(b);
+                }
+            }
+        }
+        self.touch_changes = changes;
+    }
+
+    /// The manifolds of the contacts with an awake body, in contact order, and the touches
+    /// that began or ended (into `changes`), in AVX's encodings where the machine has them.
+    #[inline]
+    fn update_manifolds(&mut self, changes: &mut Vec<TouchChange>) {
+        #[cfg(target_arch = "x86_64")]
+        if self.solver.contacts.encoding.avx() {
+            // SAFETY: `avx()` is true only where AVX was detected on this machine.
+            return unsafe { self.update_manifolds_avx(changes) };
+        }
+        self.update_manifolds_in::<false>(changes)
+    }
+
+    /// [`Self::update_manifolds`] compiled with AVX's encodings, calling the narrow phase's
+    /// AVX version.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn update_manifolds_avx(&mut self, changes: &mut Vec<TouchChange>) {
+        self.update_manifolds_in::<true>(changes)
+    }
+
+    /// The body of [`Self::update_manifolds`], inlined into each encoding's version; `AVX` is
+    /// true only in [`Self::update_manifolds_avx`]'s.
+    #[inline(always)]
+    fn update_manifolds_in<const AVX: bool>(&mut self, changes: &mut Vec<TouchChange>) {
         let (bodies, colliders) = (&self.bodies, &self.colliders);
         let deep = &mut self.continuous.deep;
         deep.clear();
@@ -308,8 +358,8 @@ impl World {
                     false
                 } else {
                     let (a, b) = (&ca.geometry, &cb.geometry);
-                    let touching =
-                        collide_into(&mut c.manifold, a, body_a.transform, b, body_b.transform, SPECULATIVE_DISTANCE);
+                    let (xf_a, xf_b) = (body_a.transform, body_b.transform);
+                    let touching = collide_in::<AVX>(&mut c.manifold, a, xf_a, b, xf_b);
                     if touching {
                         if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &c.manifold) {
                             deep.push(body);
@@ -332,29 +382,6 @@ impl World {
                 }
             }
         }
-        for &change in &changes {
-            match change {
-                TouchChange::Began(index) => {
-                    self.begin_touch(index);
-                    self.refresh_graph(index);
-                }
-                TouchChange::Ended(index) => {
-                    self.report_end(index);
-                    self.leave_graph(index);
-                    let c = &self.contacts[index];
-                    if !c.is_sensor() && self.bodies[c.body_a].is_dynamic() && self.bodies[c.body_b].is_dynamic() {
-                        let island = self.bodies[c.body_a].island;
-                        self.islands.mark_split(island);
-                    }
-                }
-                TouchChange::Wake(index) => {
-                    let (a, b) = (self.contacts[index].body_a, self.contacts[index].body_b);
-                    self.wake_body_index(a);
-                    self.wake_body_index(b);
-                }
-            }
-        }
-        self.touch_changes = changes;
     }
 
     /// A touch began: the begin event, and for a solid contact between dynamic bodies the
@@ -397,6 +424,25 @@ impl World {
     pub(crate) fn shape_id(&self, index: u32) -> ShapeId {
         ShapeId::new(index, self.colliders.generations[index as usize])
     }
+}
+
+/// [`collide_into`] at the world's speculative distance, or its AVX version when `AVX` (only
+/// inside [`World::update_manifolds_avx`]).
+#[inline(always)]
+fn collide_in<const AVX: bool>(
+    out: &mut Manifold,
+    a: &crate::geometry::Shape,
+    xf_a: crate::math::Transform,
+    b: &crate::geometry::Shape,
+    xf_b: crate::math::Transform,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        // SAFETY: `AVX` is true only inside `update_manifolds_avx`, which runs only where AVX
+        // was detected on this machine.
+        return unsafe { crate::narrow_phase::collide_into_avx(out, a, xf_a, b, xf_b, SPECULATIVE_DISTANCE) };
+    }
+    collide_into(out, a, xf_a, b, xf_b, SPECULATIVE_DISTANCE)
 }
 
 /// The gap between two boxes (meters): the larger of the gaps along x and y, negative when

@@ -4,12 +4,13 @@
 //! Constraints live in flat arrays of *bundles*: four contacts side by side, every number
 //! stored as four lanes (`[f32; 4]`), solved with `glam::Vec4` (SSE2 on x86-64, a scalar
 //! fallback elsewhere; both compute every lane with the same IEEE operations in the same
-//! order, without fused multiply-adds, so they agree bit for bit). The four contacts of a
-//! bundle must share no dynamic body: they come from one color of the persistent constraint
-//! graph ([`ConstraintGraph`], `graph.rs`), cut into bundles of four in the color's order.
-//! Colors are solved in order, so this is still Gauss-Seidel, in a coloring order; the
-//! overflow's contacts (no free color among [`GRAPH_COLOR_COUNT`]) get a bundle each, solved
-//! after the colors.
+//! order, without fused multiply-adds, so they agree bit for bit; on a machine with AVX every
+//! stage runs a copy compiled with AVX's three-operand encodings of the same operations,
+//! `encoding.rs`). The four contacts of a bundle must share no dynamic body: they come from
+//! one color of the persistent constraint graph ([`ConstraintGraph`], `graph.rs`), cut into
+//! bundles of four in the color's order. Colors are solved in order, so this is still
+//! Gauss-Seidel, in a coloring order; the overflow's contacts (no free color among
+//! [`GRAPH_COLOR_COUNT`]) get a bundle each, solved after the colors.
 //!
 //! Each bundle is prepared from four [`ConstraintInput`]s, records built from the contacts
 //! and bodies on the stack; their numbers are rows of four floats, so a bundle's four inputs
@@ -52,6 +53,7 @@ use super::contact::{Contact, PointImpulse, flags};
 use super::events::ContactHitEvent;
 use super::graph::ConstraintGraph;
 use super::handles::{NULL, ShapeId, Slots};
+use crate::encoding::Encoding;
 use crate::math::{Rot, Vec2};
 use crate::settings::{GRAPH_COLOR_COUNT, MAX_BODIES};
 
@@ -278,6 +280,8 @@ pub(crate) struct ContactSolver {
     /// Statistics of the last step: contacts per color, and alone.
     pub color_sizes: [u32; GRAPH_COLOR_COUNT],
     pub overflow_count: u32,
+    /// The encoding the stages run with (AVX's where the machine has it; see `encoding.rs`).
+    pub encoding: Encoding,
 }
 
 /// Where a body state is: its index times four, the state's byte offset in units of 8 bytes.
@@ -427,6 +431,7 @@ struct Masses {
 }
 
 impl Masses {
+    #[inline(always)]
     fn of(c: &Bundle) -> Masses {
         Masses { a: ld(&c.inv_mass_a), ia: ld(&c.inv_inertia_a), b: ld(&c.inv_mass_b), ib: ld(&c.inv_inertia_b) }
     }
@@ -444,6 +449,7 @@ struct SoftLanes {
 }
 
 impl SoftLanes {
+    #[inline(always)]
     fn of(s: &Softness) -> SoftLanes {
         SoftLanes {
             bias_rate: Vec4::splat(s.mass_scale * s.bias_rate),
@@ -572,6 +578,38 @@ impl ContactSolver {
         states: &[BodyState],
         k: &StepConstants,
     ) {
+        #[cfg(target_arch = "x86_64")]
+        if self.encoding.avx() {
+            // SAFETY: `avx()` is true only where AVX was detected on this machine.
+            return unsafe { self.prepare_avx(graph, contacts, bodies, states, k) };
+        }
+        self.prepare_in(graph, contacts, bodies, states, k)
+    }
+
+    /// [`Self::prepare`] compiled with AVX's encodings.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn prepare_avx(
+        &mut self,
+        graph: &ConstraintGraph,
+        contacts: &Slots<Contact>,
+        bodies: &Slots<Body>,
+        states: &[BodyState],
+        k: &StepConstants,
+    ) {
+        self.prepare_in(graph, contacts, bodies, states, k)
+    }
+
+    /// The body of [`Self::prepare`], inlined into each encoding's version.
+    #[inline(always)]
+    fn prepare_in(
+        &mut self,
+        graph: &ConstraintGraph,
+        contacts: &Slots<Contact>,
+        bodies: &Slots<Body>,
+        states: &[BodyState],
+        k: &StepConstants,
+    ) {
         // Every state has a 32-bit slot (`create_body` holds the bodies to MAX_BODIES).
         assert!(states.len() <= MAX_BODIES as usize + 1, "more body states than MAX_BODIES + 1");
         self.state_count = states.len();
@@ -608,6 +646,24 @@ impl ContactSolver {
 
     /// Applies the accumulated impulses of the last step (warm starting).
     pub fn warm_start(&self, states: &mut [BodyState]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.encoding.avx() {
+            // SAFETY: `avx()` is true only where AVX was detected on this machine.
+            return unsafe { self.warm_start_avx(states) };
+        }
+        self.warm_start_in(states)
+    }
+
+    /// [`Self::warm_start`] compiled with AVX's encodings.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn warm_start_avx(&self, states: &mut [BodyState]) {
+        self.warm_start_in(states)
+    }
+
+    /// The body of [`Self::warm_start`], inlined into each encoding's version.
+    #[inline(always)]
+    fn warm_start_in(&self, states: &mut [BodyState]) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         for c in &self.bundles {
             // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
@@ -633,11 +689,32 @@ impl ContactSolver {
     /// `prepare`), so the bodies must not have moved since: the sub-step order
     /// `warm_start, solve, integrate positions, relax` keeps that.
     pub fn solve(&mut self, states: &mut [BodyState], k: &StepConstants, use_bias: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if self.encoding.avx() {
+            // SAFETY: `avx()` is true only where AVX was detected on this machine.
+            return unsafe {
+                if use_bias { self.pass_avx::<true>(states, k) } else { self.pass_avx::<false>(states, k) }
+            };
+        }
         if use_bias { self.pass::<true>(states, k) } else { self.pass::<false>(states, k) }
     }
 
-    /// [`Self::solve`], compiled once with bias and softness and once without.
+    /// [`Self::pass`] compiled with AVX's encodings.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn pass_avx<const BIAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        self.pass_in::<BIAS>(states, k)
+    }
+
+    /// [`Self::solve`] in the baseline encoding, compiled once with bias and softness and once
+    /// without.
     fn pass<const BIAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        self.pass_in::<BIAS>(states, k)
+    }
+
+    /// The body of [`Self::pass`], inlined into each encoding's version.
+    #[inline(always)]
+    fn pass_in<const BIAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let inv_h = Vec4::splat(k.inv_h);
         let min_bias = Vec4::splat(-k.push_max_speed);
@@ -716,6 +793,24 @@ impl ContactSolver {
     /// speed. Using the approach speed from before the step (not the speed left after the
     /// sub-steps) is what keeps speculative contacts from eating the bounce.
     pub fn restitution(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        #[cfg(target_arch = "x86_64")]
+        if self.encoding.avx() {
+            // SAFETY: `avx()` is true only where AVX was detected on this machine.
+            return unsafe { self.restitution_avx(states, k) };
+        }
+        self.restitution_in(states, k)
+    }
+
+    /// [`Self::restitution`] compiled with AVX's encodings.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn restitution_avx(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        self.restitution_in(states, k)
+    }
+
+    /// The body of [`Self::restitution`], inlined into each encoding's version.
+    #[inline(always)]
+    fn restitution_in(&mut self, states: &mut [BodyState], k: &StepConstants) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let threshold = Vec4::splat(-k.restitution_threshold);
         for (c, cold) in self.bundles.iter_mut().zip(&self.cold) {
@@ -757,6 +852,36 @@ impl ContactSolver {
     /// transpose and a row store per contact; a bundle with a lane that may report a hit takes
     /// the scalar path.
     pub fn store(
+        &self,
+        contacts: &mut Slots<Contact>,
+        shape_generations: &[u32],
+        hits: &mut Vec<ContactHitEvent>,
+        hit_threshold: f32,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if self.encoding.avx() {
+            // SAFETY: `avx()` is true only where AVX was detected on this machine.
+            return unsafe { self.store_avx(contacts, shape_generations, hits, hit_threshold) };
+        }
+        self.store_in(contacts, shape_generations, hits, hit_threshold)
+    }
+
+    /// [`Self::store`] compiled with AVX's encodings.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn store_avx(
+        &self,
+        contacts: &mut Slots<Contact>,
+        shape_generations: &[u32],
+        hits: &mut Vec<ContactHitEvent>,
+        hit_threshold: f32,
+    ) {
+        self.store_in(contacts, shape_generations, hits, hit_threshold)
+    }
+
+    /// The body of [`Self::store`], inlined into each encoding's version.
+    #[inline(always)]
+    fn store_in(
         &self,
         contacts: &mut Slots<Contact>,
         shape_generations: &[u32],
@@ -877,7 +1002,9 @@ fn current_separations(c: &Bundle, a: &WideMotion, b: &WideMotion) -> [Vec4; 2] 
 /// lanes: each lane takes the operations of a scalar preparation in the same order, so the
 /// numbers do not depend on the lane. `states` holds the velocities before the step. Lanes
 /// and points without a contact point get zeros throughout. Also writes the points'
-/// separations for the first solve pass: the manifolds', as nothing has moved yet.
+/// separations for the first solve pass: the manifolds', as nothing has moved yet. Inlined
+/// into each encoding's version of `prepare`.
+#[inline(always)]
 fn prepare_bundle(
     c: [&ConstraintInput; 4],
     states: &[BodyState],

@@ -20,6 +20,7 @@ use super::contact_solver::{
 use super::events::ContactHitEvent;
 use super::handles::NULL;
 use super::world::World;
+use crate::encoding::Encoding;
 use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
 use crate::settings::STATIC_CONTACT_STIFFNESS;
 use glam::Vec4;
@@ -79,7 +80,7 @@ impl World {
             integrate_velocities(&mut solver.states, &solver.sims, max_speed);
             solver.contacts.warm_start(&mut solver.states);
             solver.contacts.solve(&mut solver.states, &k, true);
-            integrate_positions(&mut solver.states, &mut solver.angles, h);
+            integrate_positions(&mut solver.states, &mut solver.angles, h, solver.contacts.encoding);
             solver.contacts.solve(&mut solver.states, &k, false);
         }
         solver.contacts.restitution(&mut solver.states, &k);
@@ -191,8 +192,28 @@ fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], max_speed: f
 
 /// Moves every awake body by its velocity for one sub-step of `h` seconds; `angles` are the
 /// states' angles turned since the start of the step. Four bodies at a time in lanes (their
-/// rotations with [`cos_sin_lanes`]), each lane bit for bit the scalar [`integrate_position`].
-fn integrate_positions(states: &mut [BodyState], angles: &mut [f32], h: f32) {
+/// rotations with [`cos_sin_lanes`]), each lane bit for bit the scalar [`integrate_position`];
+/// in AVX's encodings when `encoding` says so.
+fn integrate_positions(states: &mut [BodyState], angles: &mut [f32], h: f32, encoding: Encoding) {
+    #[cfg(target_arch = "x86_64")]
+    if encoding.avx() {
+        // SAFETY: `avx()` is true only where AVX was detected on this machine.
+        return unsafe { integrate_positions_avx(states, angles, h) };
+    }
+    let _ = encoding;
+    integrate_positions_in(states, angles, h)
+}
+
+/// [`integrate_positions`] compiled with AVX's encodings.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn integrate_positions_avx(states: &mut [BodyState], angles: &mut [f32], h: f32) {
+    integrate_positions_in(states, angles, h)
+}
+
+/// The body of [`integrate_positions`], inlined into each encoding's version.
+#[inline(always)]
+fn integrate_positions_in(states: &mut [BodyState], angles: &mut [f32], h: f32) {
     let (Some(moving), Some(turned)) = (states.get_mut(1..), angles.get_mut(1..)) else { return };
     let (mut fours, mut angle_fours) = (moving.chunks_exact_mut(4), turned.chunks_exact_mut(4));
     for (four, angle_four) in (&mut fours).zip(&mut angle_fours) {
@@ -216,6 +237,7 @@ fn integrate_position(s: &mut BodyState, angle: &mut f32, h: f32) {
 
 /// [`integrate_position`] of four bodies in lanes; false (nothing written) when a rotation
 /// cannot be computed in lanes.
+#[inline(always)]
 fn integrate_four(four: &mut [BodyState], angles: &mut [f32], h: f32) -> bool {
     let r = [0, 1, 2, 3].map(|i| rows(&four[i]));
     let [vx, vy, w, _] = transpose(r.map(|r| r.0));
@@ -236,6 +258,72 @@ fn integrate_four(four: &mut [BodyState], angles: &mut [f32], h: f32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::benchmarks::{STEP_DT, SUBSTEPS, large_pyramid, smash, tumbler};
+    use crate::dynamics::{BodyDef, ShapeDef, WorldDef};
+    use crate::geometry::{Circle, Shape, make_box};
+
+    /// A scene to step: its name, how it is built and how many steps.
+    type Scene = (&'static str, fn() -> World, usize);
+
+    /// Bouncy boxes and balls (restitution 0.6) thrown down onto a ground box: restitution,
+    /// hit events and circles, which the benchmark scenes do not have.
+    fn bouncy_pile() -> World {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0))).unwrap();
+        let shape = |s| Shape::Polygon(make_box(s, s).unwrap());
+        world.create_shape(ground, &ShapeDef::default(), &Shape::Polygon(make_box(20.0, 1.0).unwrap())).unwrap();
+        let def = ShapeDef { restitution: 0.6, friction: 0.4, ..ShapeDef::default() };
+        for i in 0..12 {
+            for j in 0..8 {
+                let position = Vec2::new(-6.0 + 1.1 * i as f32 + 0.05 * j as f32, 21.0 + 1.2 * j as f32);
+                let velocity = Vec2::new(0.3 * (j as f32 - 4.0), -8.0 - i as f32);
+                let body = BodyDef {
+                    linear_velocity: velocity,
+                    angular_velocity: 0.5 * i as f32 - 3.0,
+                    ..BodyDef::dynamic(position)
+                };
+                let body = world.create_body(&body).unwrap();
+                let geometry = if (i + j) % 3 == 0 {
+                    Shape::Circle(Circle::new(Vec2::ZERO, 0.45).unwrap())
+                } else {
+                    shape(0.25 + 0.02 * j as f32)
+                };
+                world.create_shape(body, &def, &geometry).unwrap();
+            }
+        }
+        world
+    }
+
+    #[test]
+    fn avx_encodings_step_the_same_bits_as_the_plain_ones() {
+        if !Encoding::detected().avx() {
+            eprintln!("skipped: this machine has no AVX, so there is no AVX path to compare");
+            return;
+        }
+        let scenes: [Scene; 4] = [
+            ("large_pyramid", || large_pyramid().unwrap(), 20),
+            ("tumbler", || tumbler().unwrap(), 60),
+            ("smash", || smash().unwrap(), 80),
+            ("bouncy pile", bouncy_pile, 150),
+        ];
+        for (name, build, steps) in scenes {
+            let (mut avx, mut plain) = (build(), build());
+            assert!(avx.solver.contacts.encoding.avx());
+            plain.solver.contacts.encoding = Encoding::PLAIN;
+            let mut hits = 0;
+            for step in 1..=steps {
+                avx.step(STEP_DT, SUBSTEPS).unwrap();
+                plain.step(STEP_DT, SUBSTEPS).unwrap();
+                hits += avx.events.contact_hit.len();
+                if step % 10 == 0 || step == steps {
+                    assert_eq!(avx.state_checksum(), plain.state_checksum(), "{name} after {step} steps");
+                }
+            }
+            if name == "bouncy pile" {
+                assert!(hits > 0, "the bouncy pile reports hits");
+            }
+        }
+    }
 
     #[test]
     fn end_rotations_are_from_angle_bit_for_bit() {
@@ -249,6 +337,62 @@ mod tests {
         for ((&a, &t), q) in start.iter().zip(&turned).zip(&out) {
             let expected = Rot::from_angle(a + t);
             assert_eq!((q.c.to_bits(), q.s.to_bits()), (expected.c.to_bits(), expected.s.to_bits()), "{a} + {t}");
+        }
+    }
+}
+
+/// Timing, not a check: `cargo test --release -p impact2d --lib time_encodings -- --ignored
+/// --nocapture`. The two encodings step two copies of each benchmark scene in lockstep,
+/// taking turns to go first, so that the machine's load falls on both alike (separate runs of
+/// `world_steps` spread by more than the difference). The two worlds share the caches, so
+/// both run slower than one world alone.
+#[cfg(test)]
+mod encoding_timing {
+    use super::*;
+    use crate::benchmarks::{STEP_DT, SUBSTEPS, large_pyramid, smash, tumbler};
+    use crate::dynamics::WorldError;
+
+    /// How a benchmark scene is built.
+    type Build = fn() -> Result<World, WorldError>;
+
+    /// The median of `values` (sorted in place).
+    fn median(values: &mut [f64]) -> f64 {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    }
+
+    #[test]
+    #[ignore = "timing: run by hand with --ignored --nocapture"]
+    fn time_encodings() {
+        if !Encoding::detected().avx() {
+            eprintln!("skipped: this machine has no AVX");
+            return;
+        }
+        let scenes: [(&str, Build, usize); 3] =
+            [("large_pyramid", large_pyramid, 300), ("tumbler", tumbler, 300), ("smash", smash, 200)];
+        for (name, build, steps) in scenes {
+            let mut worlds = [build().unwrap(), build().unwrap()];
+            worlds[1].solver.contacts.encoding = Encoding::PLAIN;
+            // Per world: step, collide and solve milliseconds of every step.
+            let mut times = [[(); 3].map(|_| Vec::new()), [(); 3].map(|_| Vec::new())];
+            for step in 0..steps {
+                for which in [step % 2, 1 - step % 2] {
+                    let start = std::time::Instant::now();
+                    worlds[which].step(STEP_DT, SUBSTEPS).unwrap();
+                    let p = worlds[which].profile();
+                    for (list, ms) in
+                        times[which].iter_mut().zip([start.elapsed().as_secs_f64() * 1e3, p.collide, p.solve])
+                    {
+                        list.push(ms);
+                    }
+                }
+            }
+            assert_eq!(worlds[0].state_checksum(), worlds[1].state_checksum(), "{name}");
+            let [avx, plain] = times.map(|t| t.map(|mut list| median(&mut list)));
+            eprintln!(
+                "{name}: median ms per step (collide, solve) avx {:.3} ({:.3}, {:.3}), plain {:.3} ({:.3}, {:.3})",
+                avx[0], avx[1], avx[2], plain[0], plain[1], plain[2]
+            );
         }
     }
 }

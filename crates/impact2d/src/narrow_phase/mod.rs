@@ -53,5 +53,7 @@ mod tiles;
 
 pub use collide::collide;
 pub(crate) use collide::collide_into;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use collide::collide_into_avx;
 pub use manifold::{FeatureId, Manifold, ManifoldPoint, feature_id};
 pub use tiles::{TileEdges, collide_tile, internal_edges};

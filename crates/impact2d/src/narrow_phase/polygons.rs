@@ -113,6 +113,7 @@ impl<C: Corners> Closest<'_, C> {
 }
 
 /// The closest features of cores `a` and `b` that are apart (see [`apart_cores`]).
+#[inline(always)]
 pub(crate) fn apart_features<'a, C: Corners>(
     a: &'a C,
     edge_a: usize,

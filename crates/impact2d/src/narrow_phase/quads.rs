@@ -81,9 +81,10 @@ impl Corners for Quad {
 /// The manifold of polygons `pa` placed by `xf_a` and `pb` placed by `xf_b`, both of four
 /// vertices, in `frame` (A's pair frame, made from `xf_a`, A's first vertex and `xf_b`),
 /// written into `out`: the same manifold as `collide_cores` on their cores, bit for bit. True
-/// when it has points; a pair beyond reach leaves `out` as it was (see `collide_into`).
+/// when it has points; a pair beyond reach leaves `out` as it was (see `collide_into`). With
+/// `AVX` (only inside the AVX version of `collide_convex`) the clip runs in AVX's encodings.
 #[inline]
-pub(crate) fn collide_quads(
+pub(crate) fn collide_quads<const AVX: bool>(
     out: &mut Manifold,
     pa: &Polygon,
     frame: &Frame,
@@ -110,7 +111,7 @@ pub(crate) fn collide_quads(
         match apart_features(&a, edge_a, &b, edge_b, speculative) {
             Apart::Nothing => return false,
             Apart::Face(f) => {
-                if !touching_quads(out, frame, f.face, f.edge, f.other, f.flip, speculative) {
+                if !touching::<AVX>(out, frame, f.face, f.edge, f.other, f.flip, speculative) {
                     *out = frame.finish(&f.closest.point(speculative));
                 }
             }
@@ -120,7 +121,7 @@ pub(crate) fn collide_quads(
     }
     let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
     let (reference, edge, incident) = if flip { (&b, edge_b, &a) } else { (&a, edge_a, &b) };
-    if !touching_quads(out, frame, reference, edge, incident, flip, speculative) {
+    if !touching::<AVX>(out, frame, reference, edge, incident, flip, speculative) {
         // The incident edge misses the reference face's slab, or no end is near: the general
         // path's fallback (the incident core's deepest vertex).
         *out = frame.finish(&touching_cores(&a, edge_a, separation_a, &b, edge_b, separation_b, speculative));
@@ -138,6 +139,57 @@ pub(crate) fn collide_quads(
 // instructions fewer per pair).
 #[inline(never)]
 fn touching_quads(
+    out: &mut Manifold,
+    frame: &Frame,
+    reference: &Quad,
+    edge: usize,
+    incident: &Quad,
+    flip: bool,
+    speculative: f32,
+) -> bool {
+    touching_quads_in(out, frame, reference, edge, incident, flip, speculative)
+}
+
+/// [`touching_quads`] compiled with AVX's encodings.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[inline(never)]
+fn touching_quads_avx(
+    out: &mut Manifold,
+    frame: &Frame,
+    reference: &Quad,
+    edge: usize,
+    incident: &Quad,
+    flip: bool,
+    speculative: f32,
+) -> bool {
+    touching_quads_in(out, frame, reference, edge, incident, flip, speculative)
+}
+
+/// [`touching_quads`], or its AVX version when `AVX` (only inside the AVX version of
+/// `collide_convex`).
+#[inline(always)]
+fn touching<const AVX: bool>(
+    out: &mut Manifold,
+    frame: &Frame,
+    reference: &Quad,
+    edge: usize,
+    incident: &Quad,
+    flip: bool,
+    speculative: f32,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        // SAFETY: `AVX` is true only inside `collide_convex_avx`, which runs only where AVX
+        // was detected on this machine.
+        return unsafe { touching_quads_avx(out, frame, reference, edge, incident, flip, speculative) };
+    }
+    touching_quads(out, frame, reference, edge, incident, flip, speculative)
+}
+
+/// The body of [`touching_quads`], inlined into each encoding's version.
+#[inline(always)]
+fn touching_quads_in(
     out: &mut Manifold,
     frame: &Frame,
     reference: &Quad,

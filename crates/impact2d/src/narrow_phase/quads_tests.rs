@@ -38,7 +38,7 @@ fn bits(m: &Manifold) -> Vec<u32> {
 /// `quads::collide_quads` at the world's speculative distance, as a value.
 fn collide_quads(pa: &Polygon, frame: &Frame, pb: &Polygon, xf_b: Transform) -> Manifold {
     let mut out = Manifold::EMPTY;
-    quads::collide_quads(&mut out, pa, frame, pb, xf_b, SPECULATIVE_DISTANCE);
+    quads::collide_quads::<false>(&mut out, pa, frame, pb, xf_b, SPECULATIVE_DISTANCE);
     out
 }
 
