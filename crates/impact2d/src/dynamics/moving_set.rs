@@ -407,14 +407,20 @@ impl MovingSet {
             // Entries before this key end left of `aabb`: no sweep is wider than `widest`.
             let from_key = band_key | self.x_place(aabb.lower.x - widest);
             let last = band_key | self.x_place(aabb.upper.x);
-            let from = run.start + order.key[run.clone()].partition_point(|&key| key < from_key);
-            for k in from..run.end {
-                if order.key[k] > last {
+            let mut j = run.start + order.key[run.clone()].partition_point(|&key| key < from_key);
+            // In the query's lowest band every box counts; above it, only in the box's own
+            // lowest band (each box once).
+            let probe = Probe { sweep: *aabb, last, need: if band == low { 0 } else { FIRST } };
+            while j < run.end {
+                let (mut meet, past) = meet_lanes(order, j, &probe);
+                while meet != 0 {
+                    f(order.index[j + meet.trailing_zeros() as usize]);
+                    meet &= meet - 1;
+                }
+                if past {
                     break;
                 }
-                if (band == low || order.index[k] & FIRST != 0) && order.sweep(k).overlaps(aabb) {
-                    f(order.index[k]);
-                }
+                j += LANES;
             }
         }
     }
