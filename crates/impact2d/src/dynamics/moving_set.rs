@@ -98,6 +98,11 @@ struct Columns {
     lower_y: Vec<f32>,
     upper_x: Vec<f32>,
     upper_y: Vec<f32>,
+    /// The motion of the box's body ([`Motion`]'s fields).
+    move_x: Vec<f32>,
+    move_y: Vec<f32>,
+    spin: Vec<f32>,
+    limit: Vec<f32>,
     /// The number of entries, not counting those that pad the lanes.
     len: usize,
 }
@@ -113,12 +118,13 @@ impl Columns {
 
     /// Makes the columns the entries `sorted` ((key, index) pairs as one integer each) of
     /// `boxes`, padded with `LANES - 1` entries whose NaN sweeps overlap nothing.
-    fn fill(&mut self, sorted: &[u64], boxes: &[SweptBox]) {
+    fn fill(&mut self, sorted: &[u64], boxes: &[SweptBox], motions: &[Motion]) {
         let n = sorted.len();
         self.len = n;
         self.key.resize(n + LANES - 1, u32::MAX);
         self.index.resize(n + LANES - 1, 0);
-        for column in [&mut self.lower_x, &mut self.lower_y, &mut self.upper_x, &mut self.upper_y] {
+        let floats = [&mut self.lower_x, &mut self.lower_y, &mut self.upper_x, &mut self.upper_y];
+        for column in floats.into_iter().chain([&mut self.move_x, &mut self.move_y, &mut self.spin, &mut self.limit]) {
             column.resize(n + LANES - 1, f32::NAN);
             column[n..].fill(f32::NAN);
         }
@@ -127,17 +133,24 @@ impl Columns {
         let (key, index) = (&mut self.key[..n], &mut self.index[..n]);
         let (lower_x, lower_y) = (&mut self.lower_x[..n], &mut self.lower_y[..n]);
         let (upper_x, upper_y) = (&mut self.upper_x[..n], &mut self.upper_y[..n]);
+        let (move_x, move_y) = (&mut self.move_x[..n], &mut self.move_y[..n]);
+        let (spin, limit) = (&mut self.spin[..n], &mut self.limit[..n]);
         for k in 0..n {
             let (entry, i) = ((sorted[k] >> 32) as u32, sorted[k] as u32);
-            let sweep = &boxes[(i & INDEX) as usize].sweep;
+            let (sweep, m) = (&boxes[(i & INDEX) as usize].sweep, &motions[(i & INDEX) as usize]);
             (key[k], index[k]) = (entry, i);
             (lower_x[k], lower_y[k], upper_x[k], upper_y[k]) =
                 (sweep.lower.x, sweep.lower.y, sweep.upper.x, sweep.upper.y);
+            (move_x[k], move_y[k], spin[k], limit[k]) = (m.translation.x, m.translation.y, m.spin, m.limit);
         }
     }
 
     fn sweep(&self, k: usize) -> Aabb {
         Aabb::new(Vec2::new(self.lower_x[k], self.lower_y[k]), Vec2::new(self.upper_x[k], self.upper_y[k]))
+    }
+
+    fn motion(&self, k: usize) -> Motion {
+        Motion { translation: Vec2::new(self.move_x[k], self.move_y[k]), spin: self.spin[k], limit: self.limit[k] }
     }
 }
 
@@ -188,6 +201,33 @@ fn meet_lanes(c: &Columns, j: usize, probe: &Probe) -> (u32, bool) {
     }
 }
 
+/// Bit `l` set when the body of entry `j + l` (of the padded columns) does not move slowly
+/// against `motion` ([`Motion::is_slow_against`], `motion` first, the same operations).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn not_slow_lanes(c: &Columns, j: usize, motion: &Motion) -> u32 {
+    use std::arch::x86_64::*;
+    debug_assert!(j < c.len && [c.move_x.len(), c.move_y.len(), c.spin.len(), c.limit.len()] == [c.len + LANES - 1; 4]);
+    // SAFETY: SSE is part of every x86-64 target. Each load reads the entries `j..j + 4` of
+    // a column: `j < len` and `Columns::fill` gives every column `len + 3` entries.
+    unsafe {
+        let lanes = |column: &Vec<f32>| _mm_loadu_ps(column.as_ptr().add(j));
+        let dx = _mm_sub_ps(_mm_set1_ps(motion.translation.x), lanes(&c.move_x));
+        let dy = _mm_sub_ps(_mm_set1_ps(motion.translation.y), lanes(&c.move_y));
+        let length = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)));
+        let relative = _mm_add_ps(_mm_add_ps(length, _mm_set1_ps(motion.spin)), lanes(&c.spin));
+        // `limit < other ? limit : other`: the stricter limit, as the scalar test takes it.
+        let limit = _mm_min_ps(_mm_set1_ps(motion.limit), lanes(&c.limit));
+        _mm_movemask_ps(_mm_cmpnle_ps(relative, limit)) as u32
+    }
+}
+
+/// See the x86-64 version: the same test, one entry at a time.
+#[cfg(not(target_arch = "x86_64"))]
+fn not_slow_lanes(c: &Columns, j: usize, motion: &Motion) -> u32 {
+    (0..LANES).fold(0, |bits, l| bits | u32::from(!motion.is_slow_against(&c.motion(j + l))) << l)
+}
+
 /// See the x86-64 version: the same tests, one entry at a time.
 #[cfg(not(target_arch = "x86_64"))]
 fn meet_lanes(c: &Columns, j: usize, probe: &Probe) -> (u32, bool) {
@@ -222,9 +262,6 @@ pub(crate) struct MovingSet {
     x_bits: u32,
     /// The (box, band) entries, sorted by key, ties by index.
     order: Columns,
-    /// The entries' motions (apart, as the sweep reads them only for boxes that overlap), so
-    /// the sweep tests them without looking the boxes up.
-    order_motions: Vec<Motion>,
     /// (key, index) pairs as one integer each, and the radix sort's working space.
     keys: Vec<u64>,
     scratch: Vec<u64>,
@@ -237,7 +274,6 @@ impl MovingSet {
         self.boxes.clear();
         self.motions.clear();
         self.order.clear();
-        self.order_motions.clear();
         self.runs.clear();
         self.sorted = 0;
     }
@@ -307,10 +343,7 @@ impl MovingSet {
             }
         }
         radix_sort(&mut self.keys, &mut self.scratch);
-        self.order.fill(&self.keys, &self.boxes);
-        self.order_motions.clear();
-        let motions = &self.motions;
-        self.order_motions.extend(self.keys.iter().map(|&entry| motions[(entry as u32 & INDEX) as usize]));
+        self.order.fill(&self.keys, &self.boxes, &self.motions);
         let order = &self.order;
         for k in 0..order.len {
             let (band, width) =
@@ -351,24 +384,24 @@ impl MovingSet {
     /// sorted boxes whose sweeps overlap, at least one of them marked, whose bodies do not
     /// move too slowly relative to each other ([`Motion::is_slow_against`]).
     pub fn overlapping_pairs(&self, mut f: impl FnMut(u32, u32)) {
-        let (order, motions) = (&self.order, &self.order_motions);
+        let order = &self.order;
         for k in 0..order.len {
             let (key, index) = (order.key[k], order.index[k]);
             // Every entry past this key starts right of the sweep (the places never decrease),
             // or lies in a later band.
             let band_key = key >> self.x_bits << self.x_bits;
-            let sweep = order.sweep(k);
+            let (sweep, motion) = (order.sweep(k), order.motion(k));
             // The flags a partner must bring: one of the two is marked, and one is in its lowest band.
             let probe = Probe { last: band_key | self.x_place(sweep.upper.x), need: !index & (MARKED | FIRST), sweep };
             let mut j = k + 1;
             while j < order.len {
                 let (mut meet, past) = meet_lanes(order, j, &probe);
+                if meet != 0 {
+                    meet &= not_slow_lanes(order, j, &motion);
+                }
                 while meet != 0 {
-                    let m = j + meet.trailing_zeros() as usize;
+                    f(index & INDEX, order.index[j + meet.trailing_zeros() as usize] & INDEX);
                     meet &= meet - 1;
-                    if !motions[k].is_slow_against(&motions[m]) {
-                        f(index & INDEX, order.index[m] & INDEX);
-                    }
                 }
                 if past {
                     break;
