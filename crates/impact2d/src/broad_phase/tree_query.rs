@@ -177,27 +177,16 @@ impl DynamicTree {
 
     /// Calls `visit(slot, fat_aabb, user_data)` for every proxy whose box overlaps `aabb`
     /// until it returns `false`, like [`DynamicTree::query_leaves`] but in the order of the
-    /// node records rather than the tree's: every record is read once, front to back, with no
-    /// load waiting on another. For a box that covers much of the tree, where the walk would
-    /// visit most nodes anyway, each in a cache miss it cannot hide. No input checks.
+    /// proxy slots rather than the tree's: every proxy's copy of its record (24 bytes) is read
+    /// once, front to back, with no load waiting on another. For a box that covers much of the
+    /// tree, where the walk would visit most nodes anyway, each in a cache miss it cannot
+    /// hide. No input checks.
     pub(crate) fn scan_leaves(&self, aabb: &Aabb, mut visit: impl FnMut(u32, &Aabb, u64) -> bool) {
         let query = Overlap::new(aabb);
-        if self.root == NULL || !query.overlaps(&self.root_aabb) {
-            return;
-        }
-        if is_leaf(self.root) {
-            visit(self.root & !LEAF, &self.root_aabb, self.root_user_data);
-            return;
-        }
-        for node in self.nodes.iter().filter(|node| !node.free) {
-            for k in 0..2 {
-                let child = node.children[k];
-                if is_leaf(child)
-                    && query.overlaps(&node.boxes[k])
-                    && !visit(child & !LEAF, &node.boxes[k], node.user_data[k])
-                {
-                    return;
-                }
+        for (slot, leaf) in self.leaves.iter().enumerate() {
+            // A free slot's box is inside out and overlaps nothing.
+            if query.overlaps(&leaf.fat) && !visit(slot as u32, &leaf.fat, leaf.user_data) {
+                return;
             }
         }
     }
@@ -356,7 +345,7 @@ mod tests {
     #[test]
     fn scan_visits_what_the_walk_visits() {
         let mut rng = ChaCha8Rng::seed_from_u64(0x5ca7_1ea5);
-        let mut random_box = |rng: &mut ChaCha8Rng, size: f32| {
+        let random_box = |rng: &mut ChaCha8Rng, size: f32| {
             let p = Vec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
             Aabb::new(p, p + Vec2::new(rng.random_range(0.1..size), rng.random_range(0.1..size)))
         };
