@@ -13,9 +13,9 @@
 //! 2. **Candidates**: every shape of an awake body that moves gets its swept box over the
 //!    step: its box at the end moved back to the start and grown by the turn times the body's
 //!    largest extent (cut by the box of the circle about the center of mass that holds it in
-//!    any rotation), grown by the TOI target, moving with the center. One walk of the
-//!    dynamic tree adds the dynamic shapes that stand still near the fast sweeps, with their
-//!    fat boxes. A banded sort and sweep of these boxes
+//!    any rotation), grown by the TOI target, moving with the center. One pass over the
+//!    dynamic tree (a walk, or a scan of every proxy when the fast sweeps cover much of it)
+//!    adds the dynamic shapes that stand still near the fast sweeps, with their fat boxes. A banded sort and sweep of these boxes
 //!    ([`MovingSet`]) gives the pairs with a fast shape; cheapest tests first, a pair is
 //!    dropped when the relative motion of its bodies is too small for either to pass the
 //!    other (a flying pile: the contact solver's job), by filter, or when the boxes never
@@ -516,8 +516,10 @@ impl World {
 
     /// Adds to the moving set the dynamic shapes that stand still all step (asleep, or awake
     /// and not moving) in the box holding every fast sweep, with their fat boxes, from one
-    /// walk of the dynamic tree: in a flying pile this replaces a tree query per fast shape
-    /// that visits mostly moving shapes. Gives up (false, the set unchanged) when the walk
+    /// pass over the dynamic tree: in a flying pile this replaces a tree query per fast shape
+    /// that visits mostly moving shapes. The pass walks the tree, or, when the box covers
+    /// [`SCAN_COVER`] of the tree's, reads every proxy's box in slot order (the walk would
+    /// visit most of the tree, each node a cache miss). Gives up (false, the set unchanged) when the walk
     /// visits more proxies than [`STILL_GATHER_LIMIT`] per fast shape, where those queries
     /// are cheaper (a few fast bodies far apart in a large world).
     fn collect_still_dynamic(&self, cc: &mut Continuous) -> bool {
