@@ -395,19 +395,16 @@ impl DynamicTree {
         ProxyId::new(slot, self.proxies[slot as usize].generation)
     }
 
-    /// The fat AABB of the live proxy in a slot.
+    /// The fat AABB of the live proxy in a slot (from the copy by slot: one read).
     #[inline]
     pub(crate) fn leaf_aabb(&self, slot: u32) -> Aabb {
-        self.slot_aabb(self.slot_of_child(LEAF | slot))
+        self.leaves[slot as usize].fat
     }
 
-    /// The user data of the live proxy in a slot.
+    /// The user data of the live proxy in a slot (from the copy by slot: one read).
     #[inline]
     pub(crate) fn leaf_user_data(&self, slot: u32) -> u64 {
-        match self.slot_of_child(LEAF | slot) {
-            ROOT => self.root_user_data,
-            s => self.nodes[(s >> 1) as usize].user_data[(s & 1) as usize],
-        }
+        self.leaves[slot as usize].user_data
     }
 
     /// Gives the live proxy in `slot` the fat box `fat` (checked by the caller): the broad
