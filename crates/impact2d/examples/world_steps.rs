@@ -1,11 +1,12 @@
 //! Times whole world steps of the benchmark scenes (see `impact2d::benchmarks`) and prints
 //! milliseconds per step (median, p95, mean) with where the time went (median of each stage).
 //!
-//! `cargo run --release --example world_steps [scene ...] [--steps N] [--checksum]`; every
+//! `cargo run --release --example world_steps [scene ...] [--steps N] [--checksum] [--no-recycle]`; every
 //! scene when none is named, each for its own step count unless `--steps` is given.
 //! `--checksum` also prints `World::state_checksum` (a hash of every body's pose and velocity
 //! bits) after the run, to check that a change meant to be exact left the simulation bit for
-//! bit the same.
+//! bit the same. `--no-recycle` turns contact recycling off (`World::set_contact_recycling`), so
+//! every manifold is computed afresh as before it existed.
 
 use std::time::Instant;
 
@@ -25,11 +26,15 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut steps_override = None;
     let mut with_checksum = false;
+    let mut no_recycle = false;
     let mut names = Vec::new();
     let mut i = 0;
     while i < args.len() {
         if args[i] == "--checksum" {
             with_checksum = true;
+            i += 1;
+        } else if args[i] == "--no-recycle" {
+            no_recycle = true;
             i += 1;
         } else if args[i] == "--steps" {
             steps_override = args.get(i + 1).and_then(|s| s.parse::<usize>().ok());
@@ -59,6 +64,9 @@ fn main() {
                 std::process::exit(1);
             }
         };
+        if no_recycle {
+            world.set_contact_recycling(false);
+        }
         let steps = steps_override.unwrap_or(bench.steps);
         let mut times = Vec::with_capacity(steps);
         let mut profiles = Vec::with_capacity(steps);

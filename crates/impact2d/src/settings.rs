@@ -7,6 +7,20 @@
 /// impact aims to leave gaps of this size.
 pub const LINEAR_SLOP: f32 = 0.005;
 
+/// Contact recycling's linear tolerance (meters): a touching contact keeps its manifold
+/// (normal, feature ids, points fixed in the bodies' frames) while B's pose in A's frame has
+/// moved less than this since the manifold was computed, counting a turn as the arc it sweeps
+/// at the farthest point of the manifold on B. Only the separations, world points and anchors
+/// are then recomputed from the current poses. A tenth of [`LINEAR_SLOP`]: the kept points are
+/// off the freshly clipped ones by at most about this much. Box2D v3.1+ recycles with a far
+/// looser 10 × its linear slop; see docs/performance.md, "Contact recycling".
+pub const CONTACT_RECYCLE_LINEAR_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
+
+/// Contact recycling's angular tolerance (radians, compared with the sine of the turn of B
+/// relative to A since the manifold was computed): beyond it the kept normal would be off
+/// the fresh one by more than this angle, so the manifold is computed afresh.
+pub const CONTACT_RECYCLE_ANGULAR_TOLERANCE: f32 = 0.001;
+
 /// The gap (meters) under which a separated pair of shapes gets speculative contact points,
 /// so the solver stops an approach before it becomes a penetration.
 pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;

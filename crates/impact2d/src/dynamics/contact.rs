@@ -17,8 +17,9 @@ use super::graph::NO_COLOR;
 use super::handles::{NULL, ShapeId};
 use super::world::World;
 use crate::broad_phase::PairKey;
+use crate::math::{Transform, Vec2};
 use crate::narrow_phase::{FeatureId, Manifold, collide, collide_into};
-use crate::settings::SPECULATIVE_DISTANCE;
+use crate::settings::{CONTACT_RECYCLE_ANGULAR_TOLERANCE, CONTACT_RECYCLE_LINEAR_TOLERANCE, SPECULATIVE_DISTANCE};
 
 /// The solver's memory of one manifold point, carried over by feature id. Four floats in
 /// order (`repr(C)`), so that the solver writes it as one row of its lanes.
@@ -48,6 +49,9 @@ pub(crate) mod flags {
     pub const CONTACT_EVENTS: u8 = 8;
     /// Hit events are reported.
     pub const HIT_EVENTS: u8 = 16;
+    /// [`Contact::recycle`] holds the manifold's reference pose and local points (written
+    /// whenever the manifold is computed with recycling on).
+    pub const RECYCLABLE: u8 = 32;
     /// Either shape is a sensor.
     pub const SENSOR: u8 = SENSOR_A | SENSOR_B;
 }
@@ -84,6 +88,93 @@ pub(crate) struct Contact {
     /// The contact's place in its color's list (meaningless without a color).
     pub color_slot: u32,
     pub pair_key: PairKey,
+    /// What contact recycling keeps of the last computed manifold (valid with
+    /// [`flags::RECYCLABLE`]).
+    pub recycle: RecycleRef,
+}
+
+/// What contact recycling (after Box2D v3.1+) keeps of a manifold computed by `collide`: the
+/// pose it was computed at and its normal and points fixed in the bodies' frames. While B's
+/// pose in A's frame stays within [`CONTACT_RECYCLE_LINEAR_TOLERANCE`] and
+/// [`CONTACT_RECYCLE_ANGULAR_TOLERANCE`] of `pose`, [`RecycleRef::recycle`] rebuilds the
+/// manifold from these instead of colliding the shapes again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RecycleRef {
+    /// B's body frame in A's (meters) when the manifold was computed.
+    pub pose: Transform,
+    /// The manifold's normal in A's frame.
+    pub normal: Vec2,
+    /// Each point's spot on A's surface (`point - separation / 2 · normal`), in A's frame
+    /// (meters).
+    pub local_a: [Vec2; 2],
+    /// Each point's spot on B's surface (`point + separation / 2 · normal`), in B's frame
+    /// (meters).
+    pub local_b: [Vec2; 2],
+    /// The farthest of `local_b` from B's origin (meters): how far a turn of B relative to A
+    /// moves the points at most, per radian.
+    pub reach: f32,
+}
+
+impl RecycleRef {
+    /// No reference (a contact that has not touched).
+    pub const NONE: RecycleRef = RecycleRef {
+        pose: Transform::IDENTITY,
+        normal: Vec2::ZERO,
+        local_a: [Vec2::ZERO; 2],
+        local_b: [Vec2::ZERO; 2],
+        reach: 0.0,
+    };
+
+    /// The reference of manifold `m`, computed at the body transforms `xf_a` and `xf_b`.
+    #[inline]
+    pub fn record(m: &Manifold, xf_a: Transform, xf_b: Transform) -> RecycleRef {
+        let mut r = RecycleRef {
+            pose: xf_a.inv_mul(xf_b),
+            normal: xf_a.q.inv_rotate(m.normal),
+            local_a: [Vec2::ZERO; 2],
+            local_b: [Vec2::ZERO; 2],
+            reach: 0.0,
+        };
+        for (i, p) in m.points().iter().enumerate() {
+            let half = (0.5 * p.separation) * m.normal;
+            r.local_a[i] = xf_a.inv_apply(p.point - half);
+            r.local_b[i] = xf_b.inv_apply(p.point + half);
+            r.reach = r.reach.max(r.local_b[i].length());
+        }
+        r
+    }
+
+    /// Whether the bodies at `xf_a` and `xf_b` are close enough to the reference pose for the
+    /// manifold to be recycled.
+    #[inline]
+    pub fn within(&self, xf_a: Transform, xf_b: Transform) -> bool {
+        let pose = xf_a.inv_mul(xf_b);
+        let turn = self.pose.q.inv_mul(pose.q);
+        let sin = turn.s.abs();
+        turn.c > 0.0
+            && sin < CONTACT_RECYCLE_ANGULAR_TOLERANCE
+            && (pose.p - self.pose.p).length() + self.reach * sin < CONTACT_RECYCLE_LINEAR_TOLERANCE
+    }
+
+    /// Rebuilds manifold `m` (whose normal, ids and count stay those recorded) at the bodies'
+    /// transforms `xf_a` and `xf_b`: the normal turned with A, each point's surface spots
+    /// moved with their bodies, the separation their gap along the normal (exact for a pure
+    /// translation along the normal), the point midway between them.
+    #[inline]
+    pub fn recycle(&self, m: &mut Manifold, xf_a: Transform, xf_b: Transform) {
+        let n = xf_a.q.rotate(self.normal);
+        m.normal = n;
+        let count = m.count.min(2);
+        for i in 0..count {
+            let pa = xf_a.apply(self.local_a[i]);
+            let pb = xf_b.apply(self.local_b[i]);
+            let p = &mut m.points[i];
+            p.separation = (pb - pa).dot(n);
+            p.point = 0.5 * (pa + pb);
+            p.anchor_a = p.point - xf_a.p;
+            p.anchor_b = p.point - xf_b.p;
+        }
+    }
 }
 
 impl Contact {
@@ -213,6 +304,7 @@ impl World {
             color: NO_COLOR,
             color_slot: 0,
             pair_key,
+            recycle: RecycleRef::NONE,
         };
         // The broad phase addresses fewer pairs than u32::MAX; a full table drops the pair.
         let Some((index, _)) = self.contacts.insert(contact) else { return };
@@ -332,6 +424,7 @@ impl World {
         let (bodies, colliders) = (&self.bodies, &self.colliders);
         let deep = &mut self.continuous.deep;
         deep.clear();
+        let recycling = self.def.enable_contact_recycling;
         for index in self.awake_contacts.ones() {
             let c = &mut self.contacts.items[index as usize];
             let (body_a, body_b) = (&bodies[c.body_a], &bodies[c.body_b]);
@@ -359,7 +452,26 @@ impl World {
                 } else {
                     let (a, b) = (&ca.geometry, &cb.geometry);
                     let (xf_a, xf_b) = (body_a.transform, body_b.transform);
-                    let touching = collide_in::<AVX>(&mut c.manifold, a, xf_a, b, xf_b);
+                    // Contact recycling: a contact that touched, whose bodies have barely
+                    // moved relative to each other since its manifold was computed, keeps it
+                    // (ids included, so its impulses carry over as they are).
+                    let touching = if recycling
+                        && was_touching
+                        && c.flags & flags::RECYCLABLE != 0
+                        && c.recycle.within(xf_a, xf_b)
+                    {
+                        c.recycle.recycle(&mut c.manifold, xf_a, xf_b);
+                        true
+                    } else {
+                        let touching = collide_in::<AVX>(&mut c.manifold, a, xf_a, b, xf_b);
+                        if recycling && touching {
+                            c.recycle = RecycleRef::record(&c.manifold, xf_a, xf_b);
+                            c.flags |= flags::RECYCLABLE;
+                        } else {
+                            c.flags &= !flags::RECYCLABLE;
+                        }
+                        touching
+                    };
                     if touching {
                         if let Some(body) = deep_in_fixed_shape(body_a, c.body_a, body_b, c.body_b, &c.manifold) {
                             deep.push(body);
@@ -489,5 +601,141 @@ fn carry_impulses(old: &FeatureIds, impulses: &mut [PointImpulse; 2], new: &Mani
             }
             None => PointImpulse::default(),
         };
+    }
+}
+
+#[cfg(test)]
+mod recycle_tests {
+    use super::RecycleRef;
+    use crate::geometry::{Shape, make_box, make_rounded_box};
+    use crate::math::{Rot, Transform, Vec2};
+    use crate::narrow_phase::collide;
+    use crate::settings::{CONTACT_RECYCLE_ANGULAR_TOLERANCE, CONTACT_RECYCLE_LINEAR_TOLERANCE, SPECULATIVE_DISTANCE};
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Box B resting on box A's top face (slightly overlapping, slightly tilted), kept away
+    /// from the configurations where a fresh manifold changes its features under a tiny
+    /// motion (a vertex of B at the end of A's face).
+    fn resting_pair(rng: &mut ChaCha8Rng, rounded: bool) -> Option<(Shape, Transform, Shape, Transform)> {
+        let (wa, ha) = (rng.random_range(0.2f32..2.0), rng.random_range(0.2f32..1.0));
+        let (wb, hb) = (rng.random_range(0.2f32..1.0), rng.random_range(0.2f32..1.0));
+        let tilt = rng.random_range(-0.002f32..0.002);
+        let reach = wa + wb - 0.05;
+        let offset = rng.random_range(-reach..reach);
+        for x in [offset - wb, offset + wb] {
+            if (x.abs() - wa).abs() < 0.02 {
+                return None;
+            }
+        }
+        let gap = rng.random_range(-0.01f32..0.004);
+        let (a, b) = if rounded {
+            let r = 0.05;
+            (
+                Shape::Polygon(make_rounded_box(wa - r, ha - r, r).unwrap()),
+                Shape::Polygon(make_rounded_box(wb - r, hb - r, r).unwrap()),
+            )
+        } else {
+            (Shape::Polygon(make_box(wa, ha).unwrap()), Shape::Polygon(make_box(wb, hb).unwrap()))
+        };
+        let xf_a = Transform::new(Vec2::new(0.0, 0.0), 0.0);
+        let xf_b = Transform::new(Vec2::new(offset, ha + hb + gap), tilt);
+        let common = Transform::new(
+            Vec2::new(rng.random_range(-50.0f32..50.0), rng.random_range(-50.0f32..50.0)),
+            rng.random_range(-3.0f32..3.0),
+        );
+        // The pair placed anywhere in the world: recycling works in A's frame.
+        Some((a, common * xf_a, b, common * xf_b))
+    }
+
+    /// B moved by `d` (meters, in A's frame) and turned by `angle` about its origin, relative
+    /// to A.
+    fn moved(xf_a: Transform, xf_b: Transform, d: Vec2, angle: f32) -> Transform {
+        Transform { p: xf_b.p + xf_a.q.rotate(d), q: Rot::from_angle(angle) * xf_b.q }
+    }
+
+    #[test]
+    fn recycled_manifolds_match_fresh_ones_within_tolerance() {
+        for rounded in [false, true] {
+            let mut rng = ChaCha8Rng::seed_from_u64(if rounded { 41 } else { 40 });
+            let (mut cases, mut recycled) = (0, 0);
+            let (mut max_point, mut max_sep, mut max_normal) = (0.0f32, 0.0f32, 0.0f32);
+            while cases < 5000 {
+                let Some((a, xf_a, b, xf_b)) = resting_pair(&mut rng, rounded) else { continue };
+                let m0 = collide(&a, xf_a, &b, xf_b, SPECULATIVE_DISTANCE);
+                if m0.count == 0 {
+                    continue;
+                }
+                cases += 1;
+                let r = RecycleRef::record(&m0, xf_a, xf_b);
+                // At the reference pose the rebuilt manifold is the computed one, up to
+                // rounding.
+                assert!(r.within(xf_a, xf_b));
+                let mut same = m0;
+                r.recycle(&mut same, xf_a, xf_b);
+                for (p, q) in same.points().iter().zip(m0.points()) {
+                    assert!((p.point - q.point).length() < 1e-4 && (p.separation - q.separation).abs() < 1e-5);
+                }
+                // A small relative motion, half of it within the tolerances.
+                let len = rng.random_range(0.0f32..1.0) * CONTACT_RECYCLE_LINEAR_TOLERANCE;
+                let dir = rng.random_range(0.0f32..std::f32::consts::TAU);
+                let angle = rng.random_range(-1.0f32..1.0) * CONTACT_RECYCLE_ANGULAR_TOLERANCE * 0.2;
+                let xf_b1 = moved(xf_a, xf_b, len * Vec2::new(dir.cos(), dir.sin()), angle);
+                // A also moves in the world (the pair as one rigid body): only the relative
+                // pose counts.
+                let common = Transform::new(Vec2::new(0.01, -0.02), 0.003);
+                let (xf_a1, xf_b1) = (common * xf_a, common * xf_b1);
+                if !r.within(xf_a1, xf_b1) {
+                    continue;
+                }
+                recycled += 1;
+                let fresh = collide(&a, xf_a1, &b, xf_b1, SPECULATIVE_DISTANCE);
+                let mut m = m0;
+                r.recycle(&mut m, xf_a1, xf_b1);
+                assert_eq!(m.count, fresh.count, "case {cases}: {m:?} against {fresh:?}");
+                max_normal = max_normal.max(m.normal.perp_dot(fresh.normal).abs());
+                for p in m.points() {
+                    let q = fresh.points().iter().find(|q| q.id == p.id).expect("same feature ids");
+                    max_point = max_point.max((p.point - q.point).length());
+                    max_sep = max_sep.max((p.separation - q.separation).abs());
+                }
+            }
+            assert!(recycled > cases / 4, "{recycled} of {cases} recycled");
+            // Points within the linear tolerance (twice: a clipped point stays on A's face
+            // end while the kept one moves with B), separations and normals far tighter.
+            assert!(max_point <= 2.0 * CONTACT_RECYCLE_LINEAR_TOLERANCE, "points off by {max_point}");
+            assert!(max_sep <= 0.2 * CONTACT_RECYCLE_LINEAR_TOLERANCE, "separations off by {max_sep}");
+            assert!(max_normal <= 0.005, "normals off by {max_normal}");
+            println!(
+                "rounded {rounded}: {recycled} of {cases} recycled; max point {max_point:e} m, separation {max_sep:e} m, normal sine {max_normal:e}"
+            );
+        }
+    }
+
+    #[test]
+    fn motions_beyond_the_tolerances_are_not_recycled() {
+        let mut rng = ChaCha8Rng::seed_from_u64(42);
+        let mut cases = 0;
+        while cases < 3000 {
+            let Some((a, xf_a, b, xf_b)) = resting_pair(&mut rng, false) else { continue };
+            let m0 = collide(&a, xf_a, &b, xf_b, SPECULATIVE_DISTANCE);
+            if m0.count == 0 {
+                continue;
+            }
+            cases += 1;
+            let r = RecycleRef::record(&m0, xf_a, xf_b);
+            let dir = rng.random_range(0.0f32..std::f32::consts::TAU);
+            let far = rng.random_range(1.01f32..100.0) * CONTACT_RECYCLE_LINEAR_TOLERANCE;
+            assert!(!r.within(xf_a, moved(xf_a, xf_b, far * Vec2::new(dir.cos(), dir.sin()), 0.0)));
+            let turn = rng.random_range(1.01f32..100.0) * CONTACT_RECYCLE_ANGULAR_TOLERANCE;
+            let sign = if rng.random_range(0.0f32..1.0) < 0.5 { -1.0 } else { 1.0 };
+            assert!(!r.within(xf_a, moved(xf_a, xf_b, Vec2::ZERO, sign * turn)));
+            // Within both tolerances on their own, but not together.
+            let near = 0.99 * CONTACT_RECYCLE_LINEAR_TOLERANCE;
+            let small = CONTACT_RECYCLE_LINEAR_TOLERANCE / r.reach.max(1e-3);
+            if small < CONTACT_RECYCLE_ANGULAR_TOLERANCE {
+                assert!(!r.within(xf_a, moved(xf_a, xf_b, near * Vec2::new(dir.cos(), dir.sin()), 0.5 * small)));
+            }
+        }
     }
 }

@@ -1071,6 +1071,7 @@ fn prepare_bundle(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dynamics::contact::RecycleRef;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -1226,6 +1227,7 @@ mod tests {
                 color: 0,
                 color_slot: 0,
                 pair_key: PairKey(u64::from(i)),
+                recycle: RecycleRef::NONE,
             };
             contacts.insert(contact).unwrap();
         }

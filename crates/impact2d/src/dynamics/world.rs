@@ -61,6 +61,16 @@ pub struct WorldDef {
     /// its angular speed at the start of each step; `None` (the default) for no cap. The
     /// time of impact is rotation-safe, so continuous collision does not need it.
     pub max_rotation: Option<f32>,
+    /// Contact recycling (after Box2D v3.1+): a touching contact whose bodies have barely
+    /// moved relative to each other since its manifold was computed (less than
+    /// [`CONTACT_RECYCLE_LINEAR_TOLERANCE`](crate::settings::CONTACT_RECYCLE_LINEAR_TOLERANCE)
+    /// meters and
+    /// [`CONTACT_RECYCLE_ANGULAR_TOLERANCE`](crate::settings::CONTACT_RECYCLE_ANGULAR_TOLERANCE)
+    /// radians) keeps its manifold and only has its separations and points updated from the
+    /// current poses, instead of the full collision routine. Sensor contacts are never
+    /// recycled. Any value is valid; false computes every manifold afresh every step (the
+    /// results of earlier versions, bit for bit). Default true.
+    pub enable_contact_recycling: bool,
 }
 
 impl Default for WorldDef {
@@ -79,6 +89,7 @@ impl Default for WorldDef {
             continuous_mode: ContinuousMode::NoTimeLoss,
             max_impacts_per_body: DEFAULT_MAX_IMPACTS_PER_BODY,
             max_rotation: None,
+            enable_contact_recycling: true,
         }
     }
 }
@@ -278,6 +289,13 @@ impl World {
         check_vector(gravity, "gravity")?;
         self.def.gravity = gravity;
         Ok(())
+    }
+
+    /// Turns contact recycling on or off (see [`WorldDef::enable_contact_recycling`]). Off, every
+    /// manifold is computed afresh from the next step on; on, each touching contact recycles
+    /// from the next manifold it computes.
+    pub fn set_contact_recycling(&mut self, enabled: bool) {
+        self.def.enable_contact_recycling = enabled;
     }
 
     /// Turns sleeping on or off; turning it off wakes every body.
