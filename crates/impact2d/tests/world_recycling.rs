@@ -49,15 +49,8 @@ fn pyramid_drift(recycling: bool) -> (f32, f32) {
     world.set_sleep_enabled(false);
     world.set_contact_recycling(recycling);
     ground(&mut world);
-    let bodies = pyramid(&mut world, 20);
-    let top = *bodies.last().unwrap();
-    let start = world.position(top).unwrap();
-    let mut worst = 0.0f32;
-    for _ in 0..600 {
-        world.step(DT, SUBSTEPS).unwrap();
-        worst = worst.max((world.position(top).unwrap() - start).length());
-    }
-    ((world.position(top).unwrap() - start).length(), worst)
+    let top = *pyramid(&mut world, 20).last().unwrap();
+    drift(&mut world, top, 600)
 }
 
 #[test]

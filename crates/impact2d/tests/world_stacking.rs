@@ -35,12 +35,7 @@ fn pyramid_of_20_stands_for_10_seconds_and_sleeps() {
     assert_eq!(bodies.len(), 210);
     let top = *bodies.last().unwrap();
     let start = world.position(top).unwrap();
-    let mut worst = 0.0f32;
-    for _ in 0..600 {
-        world.step(DT, SUBSTEPS).unwrap();
-        worst = worst.max((world.position(top).unwrap() - start).length());
-    }
-    let drift = (world.position(top).unwrap() - start).length();
+    let (drift, worst) = drift(&mut world, top, 600);
     println!("top box moved by {}", world.position(top).unwrap() - start);
     let awake = bodies.iter().filter(|&&b| world.is_awake(b).unwrap()).count();
     println!("top box drift {drift} m (worst {worst} m), {awake} bodies awake");

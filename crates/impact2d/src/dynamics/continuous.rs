@@ -15,8 +15,8 @@
 //!    largest extent (cut by the box of the circle about the center of mass that holds it in
 //!    any rotation), grown by the TOI target, moving with the center. One pass over the
 //!    dynamic tree (a walk, or a scan of every proxy when the fast sweeps cover much of it)
-//!    adds the dynamic shapes that stand still near the fast sweeps, with their fat boxes. A banded sort and sweep of these boxes
-//!    ([`MovingSet`]) gives the pairs with a fast shape; cheapest tests first, a pair is
+//!    adds the dynamic shapes that stand still near the fast sweeps, with their fat boxes.
+//!    A banded sort and sweep of these boxes ([`MovingSet`]) gives the pairs with a fast shape; cheapest tests first, a pair is
 //!    dropped when the relative motion of its bodies is too small for either to pass the
 //!    other (a flying pile: the contact solver's job), by filter, or when the boxes never
 //!    touch at the same time (swept-AABB time of impact, both moving). Static and kinematic
@@ -519,9 +519,9 @@ impl World {
     /// pass over the dynamic tree: in a flying pile this replaces a tree query per fast shape
     /// that visits mostly moving shapes. The pass walks the tree, or, when the box covers
     /// [`SCAN_COVER`] of the tree's, reads every proxy's box in slot order (the walk would
-    /// visit most of the tree, each node a cache miss). Gives up (false, the set unchanged) when the walk
-    /// visits more proxies than [`STILL_GATHER_LIMIT`] per fast shape, where those queries
-    /// are cheaper (a few fast bodies far apart in a large world).
+    /// visit most of the tree, each node a cache miss). Gives up (false, the set unchanged)
+    /// when the pass meets more proxies than [`STILL_GATHER_LIMIT`] per fast shape, where
+    /// those queries are cheaper (a few fast bodies far apart in a large world).
     fn collect_still_dynamic(&self, cc: &mut Continuous) -> bool {
         let (mut reach, mut fast) = (None::<Aabb>, 0usize);
         for (m, b) in cc.movers.iter().zip(&cc.moving.boxes) {
@@ -1240,7 +1240,6 @@ fn shrunk_reach(p: &crate::geometry::Polygon, sweep: &Sweep, reach: f32, scale: 
     reach.min((center - sweep.local_center).length() + scale * farthest)
 }
 
-/// The box common to two overlapping boxes.
 /// The share of the dynamic tree's box that the fast sweeps' reach must cover for the still
 /// shapes to be gathered by reading every node rather than walking the tree.
 const SCAN_COVER: f32 = 0.25;
@@ -1251,6 +1250,7 @@ fn area(b: &Aabb) -> f32 {
     e.x.max(0.0) * e.y.max(0.0)
 }
 
+/// The box common to two overlapping boxes (inside out when they do not overlap).
 fn intersection(a: &Aabb, b: &Aabb) -> Aabb {
     Aabb::new(a.lower.max(b.lower), a.upper.min(b.upper))
 }

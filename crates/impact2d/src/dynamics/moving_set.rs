@@ -121,15 +121,17 @@ impl Columns {
     fn fill(&mut self, sorted: &[u64], boxes: &[SweptBox], motions: &[Motion]) {
         let n = sorted.len();
         self.len = n;
-        self.key.resize(n + LANES - 1, u32::MAX);
-        self.index.resize(n + LANES - 1, 0);
+        // Each column cut to `n` and padded; the entries below `n` are overwritten next.
+        let padded = n + LANES - 1;
+        for (column, pad) in [(&mut self.key, u32::MAX), (&mut self.index, 0)] {
+            column.truncate(n);
+            column.resize(padded, pad);
+        }
         let floats = [&mut self.lower_x, &mut self.lower_y, &mut self.upper_x, &mut self.upper_y];
         for column in floats.into_iter().chain([&mut self.move_x, &mut self.move_y, &mut self.spin, &mut self.limit]) {
-            column.resize(n + LANES - 1, f32::NAN);
-            column[n..].fill(f32::NAN);
+            column.truncate(n);
+            column.resize(padded, f32::NAN);
         }
-        self.key[n..].fill(u32::MAX);
-        self.index[n..].fill(0);
         let (key, index) = (&mut self.key[..n], &mut self.index[..n]);
         let (lower_x, lower_y) = (&mut self.lower_x[..n], &mut self.lower_y[..n]);
         let (upper_x, upper_y) = (&mut self.upper_x[..n], &mut self.upper_y[..n]);

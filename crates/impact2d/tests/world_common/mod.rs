@@ -44,6 +44,18 @@ pub fn run(world: &mut World, n: usize) {
     }
 }
 
+/// Steps `n` times at 60 Hz with 4 sub-steps and returns how far `body` ends from where it
+/// started and the farthest it got from there (meters).
+pub fn drift(world: &mut World, body: BodyId, n: usize) -> (f32, f32) {
+    let start = world.position(body).unwrap();
+    let mut worst = 0.0f32;
+    for _ in 0..n {
+        world.step(DT, SUBSTEPS).unwrap();
+        worst = worst.max((world.position(body).unwrap() - start).length());
+    }
+    ((world.position(body).unwrap() - start).length(), worst)
+}
+
 /// A pyramid of unit boxes with `base` boxes at the bottom, standing on y = 0 around x = 0,
 /// boxes side by side and touching; rows from the bottom, left to right.
 pub fn pyramid(world: &mut World, base: usize) -> Vec<BodyId> {
