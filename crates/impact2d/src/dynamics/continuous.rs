@@ -167,6 +167,12 @@ impl Track {
         }
     }
 
+    /// Whether continuous collision stopped the body earlier in the step: it stands still
+    /// for the rest of it.
+    fn stopped(&self) -> bool {
+        self.changed && self.c0 == self.c1 && self.a0 == self.a1
+    }
+
     /// The sweep of the rest of the step from the fraction `t` (`t >= t0`).
     fn sweep_from(&self, local_center: Vec2, t: f32) -> Sweep {
         let f = if self.t0 < 1.0 { ((t - self.t0) / (1.0 - self.t0)).clamp(0.0, 1.0) } else { 0.0 };
@@ -196,10 +202,41 @@ struct Event {
     normal: Vec2,
     /// The impact is between the cores or the centroids: the shapes overlap already.
     core: bool,
-    /// For a pair whose time of impact waits: the level of the query (0 the whole shapes, 1
-    /// the cores, 2 the centroids). It is computed when the event comes up, as an impact
-    /// earlier in the step often sends one of the bodies elsewhere first.
-    pending: Option<u8>,
+    /// For a pair whose time of impact waits: the level of the query. It is computed when
+    /// the event comes up, as an impact earlier in the step often sends one of the bodies
+    /// elsewhere first.
+    pending: Option<Level>,
+}
+
+/// A level of a pair's time of impact: the whole shapes (depth 0), or one dynamic body's
+/// shape shrunk to its core (depth 1, [`CONTINUOUS_CORE_FRACTION`]) or to its centroid (depth
+/// 2) against the other's whole shape (see `World::advance`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Level {
+    depth: u8,
+    /// Which shape is shrunk: 0 shape A, 1 shape B (unused at depth 0).
+    side: u8,
+}
+
+impl Level {
+    const WHOLE: Level = Level { depth: 0, side: 0 };
+
+    /// The scales of shapes A and B at this level (1 keeps a shape whole).
+    fn scales(self) -> [f32; 2] {
+        let fraction = [1.0, CONTINUOUS_CORE_FRACTION, 0.0][self.depth as usize];
+        if self.side == 0 { [fraction, 1.0] } else { [1.0, fraction] }
+    }
+
+    /// The levels to try when this one touches at the start: from the whole shapes, each
+    /// dynamic body's core (`dynamic`: whether A and B are dynamic); from a core, its centroid.
+    fn deeper(self, dynamic: [bool; 2]) -> impl Iterator<Item = Level> {
+        let sides = match self.depth {
+            0 => [dynamic[0].then_some(0), dynamic[1].then_some(1)],
+            1 => [Some(self.side), None],
+            _ => [None, None],
+        };
+        sides.into_iter().flatten().map(move |side| Level { depth: self.depth + 1, side })
+    }
 }
 
 impl PartialEq for Event {
@@ -359,7 +396,7 @@ impl World {
                     continue;
                 }
                 match event.pending {
-                    Some(level) => self.expand(&mut cc, &event, level as usize),
+                    Some(level) => self.expand(&mut cc, &event, level),
                     None => self.resolve(&mut cc, &event, dt),
                 }
             }
@@ -726,11 +763,11 @@ impl World {
         {
             return;
         }
-        self.advance(cc, (key, shape_a, shape_b), &pair, 0, None);
+        self.advance(cc, (key, shape_a, shape_b), &pair, Level::WHOLE, None);
     }
 
     /// Computes the time of impact a pending event waits for, and goes on from there.
-    fn expand(&self, cc: &mut Continuous, e: &Event, level: usize) {
+    fn expand(&self, cc: &mut Continuous, e: &Event, level: Level) {
         let (body_a, body_b) = (self.colliders[e.shape_a].body, self.colliders[e.shape_b].body);
         if let Some(pair) = self.pair_sweeps(cc, body_a, body_b) {
             self.advance(cc, (e.key, e.shape_a, e.shape_b), &pair, level, Some(e.t));
@@ -750,91 +787,116 @@ impl World {
         Some(PairSweeps { base, moves_a: sweep_moves(&sweep_a), moves_b: sweep_moves(&sweep_b), sweep_a, sweep_b })
     }
 
-    /// Goes through the levels of a pair's time of impact from `from` (0 the whole shapes, 1
-    /// their cores, 2 their centroids) and queues the impact, if any. Shapes touching at the
-    /// start are tried again with the moving shapes shrunk to their cores, then to their
-    /// centroids: an impact only when those meet, that is when a body is about to pass
-    /// through. The time of impact of a level waits in the heap, at a lower bound on it, and
-    /// is computed when it comes up: `resumed` is then that time, where the first level's
-    /// query runs at once, and no event is queued before it (impacts go in time order).
+    /// Goes through the levels of a pair's time of impact from `from` and queues the impacts
+    /// found, if any. Shapes touching at the start are tried again with one dynamic body's
+    /// shape shrunk to its core against the other's whole shape, then shrunk to its centroid:
+    /// an impact only when that core (or centroid) meets the other shape, that is when the
+    /// body is about to pass through it. Each dynamic body is tried so (static and kinematic
+    /// bodies pass through nothing), and never two cores against each other: a small body
+    /// pressed through a thin plate meets the whole plate, not the plate's shorter core. The
+    /// time of impact of a level waits in the heap, at a lower bound on it, and is computed
+    /// when it comes up: `resumed` is then that time, where the first level's query runs at
+    /// once, and no event is queued before it (impacts go in time order).
     #[inline(always)]
-    fn advance(&self, cc: &mut Continuous, pair: (u64, u32, u32), s: &PairSweeps, from: usize, resumed: Option<f32>) {
-        let (key, shape_a, shape_b) = pair;
+    fn advance(&self, cc: &mut Continuous, pair: (u64, u32, u32), s: &PairSweeps, from: Level, resumed: Option<f32>) {
+        let (ca, cb) = (&self.colliders[pair.1], &self.colliders[pair.2]);
+        let dynamic = [self.bodies[ca.body].is_dynamic(), self.bodies[cb.body].is_dynamic()];
+        let mut todo = [from; 3];
+        let mut count = 1;
+        while count > 0 {
+            count -= 1;
+            let level = todo[count];
+            let first = resumed.filter(|_| level == from);
+            if self.advance_level(cc, pair, s, level, first, resumed) {
+                // The level touches at the start: on to the next ones.
+                for next in level.deeper(dynamic) {
+                    todo[count] = next;
+                    count += 1;
+                }
+            }
+        }
+    }
+
+    /// One level of [`World::advance`]: queues its impact or its pending time of impact, and
+    /// returns true when the shapes of the level touch at the start (the next level decides).
+    /// `first` is the time a pending query of this level waits for (its start tests are
+    /// then done); `resumed` the time a resumed pair's query waits for.
+    #[inline(always)]
+    fn advance_level(
+        &self,
+        cc: &mut Continuous,
+        (key, shape_a, shape_b): (u64, u32, u32),
+        s: &PairSweeps,
+        level: Level,
+        first: Option<f32>,
+        resumed: Option<f32>,
+    ) -> bool {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
-        let (sweep_a, sweep_b, moves_a, moves_b) = (&s.sweep_a, &s.sweep_b, s.moves_a, s.moves_b);
+        let (sweep_a, sweep_b) = (&s.sweep_a, &s.sweep_b);
         let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
-        let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
         let (reach_a, reach_b) = (self.bodies[ca.body].max_extent, self.bodies[cb.body].max_extent);
         let versions = |cc: &Continuous| [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
         let at = |t: f32| {
             let t = s.base + t * (1.0 - s.base);
             resumed.map_or(t, |now| t.max(now))
         };
-        let mut found = None;
-        for level in from..3 {
-            let fraction = [1.0, CONTINUOUS_CORE_FRACTION, 0.0][level];
-            let core_a = if moves_a && level > 0 { core_proxy(&pa, fraction) } else { pa };
-            let core_b = if moves_b && level > 0 { core_proxy(&pb, fraction) } else { pb };
-            if !(resumed.is_some() && level == from) {
-                // Cores whose bounding circles never meet are separated: no time of impact needed.
-                if level > 0 && closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
-                    return;
-                }
-                // Polygons overlapping at the start, or apart all along: the time of impact
-                // would only say so; a separating axis test is cheaper.
-                let start = match level {
-                    0 => polygon_start(&ca.geometry, sweep_a, reach_a, &cb.geometry, sweep_b, reach_b),
-                    1 => {
-                        let scale = |moves: bool| if moves { fraction } else { 1.0 };
-                        let (a, b) = (&ca.geometry, &cb.geometry);
-                        polygon_start_shrunk(
-                            (a, sweep_a, reach_a, scale(moves_a)),
-                            (b, sweep_b, reach_b, scale(moves_b)),
-                        )
-                    }
-                    _ => PolygonStart::Open(0.0),
-                };
-                match start {
-                    PolygonStart::Touching => continue,
-                    PolygonStart::ApartAllStep => return,
-                    // A time of impact that cannot come before some later time waits for it:
-                    // by then an earlier impact may have sent one of the bodies elsewhere.
-                    PolygonStart::Open(earliest) if earliest > 0.0 => {
-                        let (point, normal, core, pending) = (Vec2::ZERO, Vec2::ZERO, false, Some(level as u8));
-                        let (t, versions) = (at(earliest), versions(cc));
-                        cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
-                        return;
-                    }
-                    PolygonStart::Open(_) => {}
-                }
+        let [scale_a, scale_b] = level.scales();
+        let shrink = |p: &ShapeProxy, scale: f32| if scale < 1.0 { core_proxy(p, scale) } else { *p };
+        let (core_a, core_b) = (shrink(&pa, scale_a), shrink(&pb, scale_b));
+        if first.is_none() {
+            // Cores whose bounding circles never meet are separated: no time of impact needed.
+            if level.depth > 0 && closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
+                return false;
             }
-            match toi(cc, &core_a, sweep_a, &core_b, sweep_b) {
-                Some(out) if impact(&out) => {
-                    found = Some((out, level > 0));
-                    break;
+            // Polygons overlapping at the start, or apart all along: the time of impact
+            // would only say so; a separating axis test is cheaper.
+            let start = match level.depth {
+                0 | 1 => polygon_start_shrunk(
+                    (&ca.geometry, sweep_a, reach_a, scale_a),
+                    (&cb.geometry, sweep_b, reach_b, scale_b),
+                ),
+                _ => PolygonStart::Open(0.0),
+            };
+            match start {
+                PolygonStart::Touching => return true,
+                PolygonStart::ApartAllStep => return false,
+                // A time of impact that cannot come before some later time waits for it:
+                // by then an earlier impact may have sent one of the bodies elsewhere.
+                PolygonStart::Open(earliest) if earliest > 0.0 => {
+                    let (point, normal, core, pending) = (Vec2::ZERO, Vec2::ZERO, false, Some(level));
+                    let (t, versions) = (at(earliest), versions(cc));
+                    cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
+                    return false;
                 }
-                // The centroids touch and approach (a body pressed through another by a
-                // third): an impact now, which stops the approach.
-                Some(out) if level == 2 && out.state == ToiState::Hit && approaching(sweep_a, sweep_b, out.normal) => {
-                    found = Some((out, true));
-                    break;
-                }
-                Some(out) if out.state != ToiState::Separated => continue,
-                _ => return,
+                PolygonStart::Open(_) => {}
             }
         }
-        let Some((out, core)) = found else { return };
+        let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
+        let out = match toi(cc, &core_a, sweep_a, &core_b, sweep_b) {
+            Some(out) if impact(&out) => out,
+            // The centroid touches the other shape and approaches it (a body pressed through
+            // another by a third): an impact now, which stops the approach.
+            Some(out)
+                if level.depth == 2 && out.state == ToiState::Hit && approaching(sweep_a, sweep_b, out.normal) =>
+            {
+                out
+            }
+            Some(out) => return out.state != ToiState::Separated,
+            None => return false,
+        };
+        let core = level.depth > 0;
         let is_chain = |shape: &Shape| matches!(shape, Shape::ChainSegment(_));
         if !core && (is_chain(&ca.geometry) || is_chain(&cb.geometry)) {
             // A chain segment may hand the contact over to its neighbor (its ghost vertices
             // say so): then this is no impact.
             let (xf_a, xf_b) = (sweep_a.transform_at(out.t), sweep_b.transform_at(out.t));
             if collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE).is_empty() {
-                return;
+                return false;
             }
         }
         let (t, point, normal, pending, versions) = (at(out.t), out.point, out.normal, None, versions(cc));
         cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
+        false
     }
 
     /// True when two bodies move so little relative to each other over the rest of the step
@@ -857,12 +919,17 @@ impl World {
         });
         let (ba, bb) = (self.colliders[e.shape_a].body, self.colliders[e.shape_b].body);
         let (sweep_a, sweep_b) = (self.sweep_of(cc, ba, e.t), self.sweep_of(cc, bb, e.t));
+        cc.flagged.clear();
         if self.def.continuous_mode == ContinuousMode::StopAtImpact {
             for (body, sweep) in [(ba, sweep_a), (bb, sweep_b)] {
-                if let Some(i) = cc.track_of(body).filter(|&i| cc.tracks[i].fast) {
+                if let Some(i) = cc.track_of(body).filter(|&i| cc.tracks[i].fast && !cc.tracks[i].stopped()) {
                     restart(&mut cc.tracks[i], e.t, &sweep, Vec2::ZERO, 0.0);
+                    cc.flagged.push(i as u32);
                 }
             }
+            // The stopped bodies stand where they are for the rest of the step: the bodies
+            // still flying at them must find them there.
+            self.sweep_flagged(cc);
             return;
         }
         let (xf_a, xf_b) = (sweep_a.transform_at(0.0), sweep_b.transform_at(0.0));
@@ -886,7 +953,6 @@ impl World {
         cc.stats.substeps += 1;
         self.report_hit(e, &manifold, hit);
         let remaining = (1.0 - e.t) * dt;
-        cc.flagged.clear();
         for (body, sweep, state) in [(ba, sweep_a, a), (bb, sweep_b, b)] {
             if !self.bodies[body].is_dynamic() {
                 continue;
@@ -898,13 +964,19 @@ impl World {
             let track = &mut cc.tracks[i];
             track.impacts += 1;
             let stop = manifold.is_empty() || track.impacts >= self.def.max_impacts_per_body;
+            if stop && track.stopped() {
+                // It stands where it stopped: its motion, and the events queued with it, hold.
+                continue;
+            }
             if stop {
                 cc.stats.capped += u32::from(!manifold.is_empty());
                 restart(track, e.t, &sweep, Vec2::ZERO, 0.0);
             } else {
                 restart(track, e.t, &sweep, remaining * state.v, remaining * state.w);
-                cc.flagged.push(i as u32);
             }
+            // A stopped body is swept again too: the events queued against its old motion
+            // went stale with it, and the bodies still flying at it must find it where it stands.
+            cc.flagged.push(i as u32);
         }
         self.sweep_flagged(cc);
     }
@@ -1166,12 +1238,7 @@ enum PolygonStart {
 /// closer to the other than its center's approach along the axis plus its turn times its
 /// distance from its center of mass (a chord is shorter than its arc), so a start separation
 /// beyond those and the target gap stays a gap all along (conservative advancement's bound,
-/// Mirtich 1996; Catto, GDC 2013).
-fn polygon_start(a: &Shape, sweep_a: &Sweep, reach_a: f32, b: &Shape, sweep_b: &Sweep, reach_b: f32) -> PolygonStart {
-    polygon_start_shrunk((a, sweep_a, reach_a, 1.0), (b, sweep_b, reach_b, 1.0))
-}
-
-/// [`polygon_start`] of the polygons shrunk: each side is (shape, sweep, reach, scale).
+/// Mirtich 1996; Catto, GDC 2013). Each side is (shape, sweep, reach, scale).
 fn polygon_start_shrunk(
     (a, sweep_a, reach_a, scale_a): (&Shape, &Sweep, f32, f32),
     (b, sweep_b, reach_b, scale_b): (&Shape, &Sweep, f32, f32),
@@ -1215,7 +1282,7 @@ fn polygon_start_shrunk(
     }
 }
 
-/// The share of the bound from [`polygon_start`] on the time a gap may close that an event
+/// The share of the bound from [`polygon_start_shrunk`] on the time a gap may close that an event
 /// waits for: a hair less than all of it, for rounding.
 const EARLIEST_MARGIN: f32 = 0.999;
 
@@ -1430,7 +1497,11 @@ mod tests {
             };
             for level in 0..2 {
                 let (va, vb, start) = if level == 0 {
-                    (pa.vertices().to_vec(), pb.vertices().to_vec(), polygon_start(&a, &sa, ra, &b, &sb, rb))
+                    (
+                        pa.vertices().to_vec(),
+                        pb.vertices().to_vec(),
+                        polygon_start_shrunk((&a, &sa, ra, 1.0), (&b, &sb, rb, 1.0)),
+                    )
                 } else {
                     let start = polygon_start_shrunk((&a, &sa, ra, scales[0]), (&b, &sb, rb, scales[1]));
                     (shrunk(&pa, scales[0]), shrunk(&pb, scales[1]), start)
