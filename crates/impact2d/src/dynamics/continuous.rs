@@ -91,6 +91,10 @@ pub struct ContinuousStats {
     /// Of those, the bodies swept only because they started the step deep in a static or
     /// kinematic shape ([`CONTINUOUS_DEEP_FRACTION`] of their smallest extent).
     pub deep_bodies: u32,
+    /// Kinematic bodies swept against the dynamic bodies in their way (they moved more than
+    /// the linear slop; a dynamic body whose own limit absorbs the relative motion is left to
+    /// the contact solver). Not counted in `fast_bodies`.
+    pub kinematic_bodies: u32,
     /// Candidate pairs that survived the swept-AABB culling (all sweeps, re-sweeps included).
     pub swept_pairs: u32,
     /// Time of impact queries run (core-shape retries included).
@@ -105,6 +109,9 @@ pub struct ContinuousStats {
     pub substeps: u32,
     /// Impacts after which a body reached the impact cap and stopped for the rest of the step.
     pub capped: u32,
+    /// Impacts after which a moving kinematic body carried the dynamic body it hit for the
+    /// rest of the step (it would have caught the body again, or the body reached the cap).
+    pub carried: u32,
 }
 
 /// An impact continuous collision resolved in the last step ([`World::impact_events`]), in
@@ -145,6 +152,9 @@ struct Track {
     impacts: u32,
     fast: bool,
     changed: bool,
+    /// The kinematic body carrying this one for the rest of the step (`NULL` if none): the
+    /// two move as one, so their pair needs no time of impact.
+    carrier: u32,
 }
 
 impl Track {
@@ -164,6 +174,7 @@ impl Track {
             impacts: 0,
             fast,
             changed: false,
+            carrier: NULL,
         }
     }
 
@@ -350,9 +361,17 @@ pub(crate) fn deep_in_fixed_shape(a: &Body, ia: u32, b: &Body, ib: u32, m: &Mani
     (deepest < -CONTINUOUS_DEEP_FRACTION * body.min_extent).then_some(index)
 }
 
-/// Whether B's center moves toward A's along `normal` (from A to B) over the sweeps.
-fn approaching(sweep_a: &Sweep, sweep_b: &Sweep, normal: Vec2) -> bool {
-    ((sweep_b.c2 - sweep_b.c1) - (sweep_a.c2 - sweep_a.c1)).dot(normal) < 0.0
+/// Whether B's copy of `point` (world, meters) moves toward A's along `normal` (from A to B)
+/// at the start of the sweeps, by more than the TOI tolerance over them: the motion of each
+/// body's center plus its turn about it (a turning body's center may stand still while its
+/// face sweeps into the other). The tolerance keeps an approach that an impact just stopped,
+/// left at a rounding error, from counting as one.
+fn approaching(sweep_a: &Sweep, sweep_b: &Sweep, point: Vec2, normal: Vec2) -> bool {
+    let velocity = |s: &Sweep| {
+        let arm = point - s.c1;
+        (s.c2 - s.c1) + (s.a2 - s.a1) * Vec2::new(-arm.y, arm.x)
+    };
+    (velocity(sweep_b) - velocity(sweep_a)).dot(normal) < -TOI_TOLERANCE
 }
 
 /// The shape's proxy shrunk to `fraction` about the mean of its points ([`mean`]; 0 gives that
@@ -381,6 +400,16 @@ fn core_reach(proxy_a: &ShapeProxy, sweep_a: &Sweep, proxy_b: &ShapeProxy, sweep
 /// Whether a sweep moves at all.
 fn sweep_moves(s: &Sweep) -> bool {
     s.c1 != s.c2 || s.a1 != s.a2
+}
+
+/// Whether a kinematic body is swept against the dynamic bodies in its way: awake, with shapes,
+/// and moving (its center, or its farthest point by the turn) more than the linear slop in
+/// the step. Which pairs it pushes faster than the dynamic body absorbs is decided per pair
+/// (`World::kinematic_push_is_slow`).
+fn is_fast_kinematic(b: &Body) -> bool {
+    let s = &b.sweep;
+    let motion = (s.c2 - s.c1).length() + (s.a2 - s.a1).abs() * b.max_extent;
+    b.is_kinematic() && b.shape_count > 0 && b.is_awake() && motion > BULLET_MIN_MOTION
 }
 
 impl World {
@@ -431,6 +460,11 @@ impl World {
                 cc.moving_bodies.push(index);
             }
             let motion = (s.c2 - s.c1).length() + (s.a2 - s.a1).abs() * b.max_extent;
+            if self.def.continuous_mode == ContinuousMode::NoTimeLoss && is_fast_kinematic(b) {
+                cc.stats.kinematic_bodies += 1;
+                self.bodies[index].fast_step = self.step_count() + 1;
+                continue;
+            }
             let fast = b.is_dynamic()
                 && b.shape_count > 0
                 && if b.bullet {
@@ -446,7 +480,7 @@ impl World {
             }
         }
         self.track_deep_bodies(cc);
-        cc.stats.fast_bodies > 0
+        cc.stats.fast_bodies + cc.stats.kinematic_bodies > 0
     }
 
     /// Makes fast the moving bodies that started the step deep in a static or kinematic
@@ -496,11 +530,19 @@ impl World {
             }
         });
         let (kinds, count) = self.still_kinds(if still_gathered { &ProxyKind::ALL[..2] } else { &ProxyKind::ALL });
-        if count > 0 {
-            for i in 0..cc.movers.len() {
-                if cc.movers[i].fast {
-                    let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
-                    self.query_still(cc, shape, &swept, &kinds[..count]);
+        // A kinematic body meets only dynamic shapes: the still ones, when not gathered.
+        let dynamic = if still_gathered { &[][..] } else { &ProxyKind::ALL[2..] };
+        let (dynamic_kinds, dynamic_count) = self.still_kinds(dynamic);
+        for i in 0..cc.movers.len() {
+            if cc.movers[i].fast {
+                let (shape, swept) = (cc.movers[i].shape, cc.moving.boxes[i]);
+                let kinds = if self.bodies[cc.movers[i].body].is_dynamic() {
+                    &kinds[..count]
+                } else {
+                    &dynamic_kinds[..dynamic_count]
+                };
+                if !kinds.is_empty() {
+                    self.query_still(cc, shape, &swept, kinds);
                 }
             }
         }
@@ -529,7 +571,8 @@ impl World {
             let index = cc.moving_bodies[k];
             let b = &self.bodies[index];
             let s = &b.sweep;
-            let (fast, motion, displacement) = (cc.track_of(index).is_some(), motion_of(b, s), s.c2 - s.c1);
+            let fast = cc.track_of(index).is_some() || b.fast_step == self.step_count() + 1 && b.is_kinematic();
+            let (motion, displacement) = (motion_of(b, s), s.c2 - s.c1);
             let mut shape = b.shape_head;
             while shape != NULL {
                 let c = &self.colliders[shape];
@@ -752,11 +795,20 @@ impl World {
     /// rule an impact out (see [`World::advance`]).
     fn queue_impact(&self, cc: &mut Continuous, key: u64, shape_a: u32, shape_b: u32) {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
+        let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
+        if !(a.is_dynamic() || b.is_dynamic()) {
+            return;
+        }
+        let carried = |body: u32, by: u32| cc.track_of(body).is_some_and(|i| cc.tracks[i].carrier == by);
+        if carried(ca.body, cb.body) || carried(cb.body, ca.body) {
+            return;
+        }
         let Some(pair) = self.pair_sweeps(cc, ca.body, cb.body) else { return };
         let (sweep_a, sweep_b) = (&pair.sweep_a, &pair.sweep_b);
-        let reach = self.bodies[ca.body].max_extent + self.bodies[cb.body].max_extent + TOI_TARGET + TOI_TOLERANCE;
+        let reach = a.max_extent + b.max_extent + TOI_TARGET + TOI_TOLERANCE;
         if !(pair.moves_a || pair.moves_b)
             || self.slow_relative_motion(ca.body, sweep_a, cb.body, sweep_b)
+            || self.kinematic_push_is_slow(cc, (ca.body, sweep_a), (cb.body, sweep_b))
             || closest_approach(sweep_a, sweep_b) > reach
             || behind_chain(&ca.geometry, sweep_a, sweep_b)
             || behind_chain(&cb.geometry, sweep_b, sweep_a)
@@ -808,6 +860,14 @@ impl World {
             let level = todo[count];
             let first = resumed.filter(|_| level == from);
             if self.advance_level(cc, pair, s, level, first, resumed) {
+                if let Some((point, normal)) = self.kinematic_push(pair, s).filter(|_| level.depth == 0) {
+                    // A kinematic body pushes into the dynamic one it touches: an impact now.
+                    let (t, versions) = (resumed.unwrap_or(s.base), self.versions(cc, ca.body, cb.body));
+                    let (key, shape_a, shape_b) = pair;
+                    let (core, pending) = (false, None);
+                    cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
+                    continue;
+                }
                 // The level touches at the start: on to the next ones.
                 for next in level.deeper(dynamic) {
                     todo[count] = next;
@@ -815,6 +875,40 @@ impl World {
                 }
             }
         }
+    }
+
+    /// The versions of two bodies' motions (see `Track::version`).
+    fn versions(&self, cc: &Continuous, a: u32, b: u32) -> [u32; 2] {
+        [self.version_of(cc, a), self.version_of(cc, b)]
+    }
+
+    /// The contact point (world, meters) and normal (from A to B) where, of two shapes that
+    /// touch at the start of their sweeps, one on a moving kinematic body pushes into the
+    /// other, on a dynamic body: at the deepest point of their manifold, the gap closes by
+    /// more than the TOI tolerance over the sweeps, in the kinematic body's frame, and more
+    /// than the body's fast-body limit or into a body already deeper than
+    /// [`CONTINUOUS_DEEP_FRACTION`] of its smallest extent. Such
+    /// a pair is an impact at once: the pusher cannot be stopped, and a contact left to the
+    /// core levels would let it sink half the body deep first.
+    fn kinematic_push(&self, (_, shape_a, shape_b): (u64, u32, u32), s: &PairSweeps) -> Option<(Vec2, Vec2)> {
+        let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
+        let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
+        let a_pushes = a.is_kinematic() && s.moves_a && b.is_dynamic();
+        if !(a_pushes || b.is_kinematic() && s.moves_b && a.is_dynamic()) {
+            return None;
+        }
+        let origin = s.sweep_a.c1;
+        let (sa, sb) = (s.sweep_a.rebased(origin), s.sweep_b.rebased(origin));
+        let m = collide(&ca.geometry, sa.transform_at(0.0), &cb.geometry, sb.transform_at(0.0), SPECULATIVE_DISTANCE);
+        let deepest = m.points().iter().min_by(|p, q| p.separation.total_cmp(&q.separation))?;
+        let (kinematic, other, toward) = if a_pushes { (&sa, &sb, m.normal) } else { (&sb, &sa, -m.normal) };
+        let closing = -gap_change(kinematic, other, deepest.point, toward);
+        // What the contact solver absorbs (a push slower than the body's fast-body limit, into
+        // a body not yet deep) is left to it.
+        let body = if a_pushes { b } else { a };
+        let absorbed = closing <= CONTINUOUS_SAFETY_FACTOR * body.min_extent
+            && -deepest.separation <= CONTINUOUS_DEEP_FRACTION * body.min_extent;
+        (closing > TOI_TOLERANCE && !absorbed).then_some((deepest.point + origin, m.normal))
     }
 
     /// One level of [`World::advance`]: queues its impact or its pending time of impact, and
@@ -877,7 +971,9 @@ impl World {
             // The centroid touches the other shape and approaches it (a body pressed through
             // another by a third): an impact now, which stops the approach.
             Some(out)
-                if level.depth == 2 && out.state == ToiState::Hit && approaching(sweep_a, sweep_b, out.normal) =>
+                if level.depth == 2
+                    && out.state == ToiState::Hit
+                    && approaching(sweep_a, sweep_b, out.point, out.normal) =>
             {
                 out
             }
@@ -904,6 +1000,32 @@ impl World {
     /// motion): bodies moving together, as in a flying pile, are left to the contact solver.
     fn slow_relative_motion(&self, body_a: u32, sweep_a: &Sweep, body_b: u32, sweep_b: &Sweep) -> bool {
         relative_motion_is_slow(&self.bodies[body_a], sweep_a, &self.bodies[body_b], sweep_b)
+    }
+
+    /// True when a kinematic body moves so little relative to a dynamic body that continuous
+    /// collision does not follow that the dynamic body absorbs it: the relative motion is within
+    /// the stricter of the two bodies' fast-body limits (the kinematic body's own, from its
+    /// smallest extent: a thin pusher is easier to pass). A dynamic body that continuous
+    /// collision follows (fast, deep, or already hit) is always swept against a kinematic one,
+    /// as against a static one.
+    fn kinematic_push_is_slow(
+        &self,
+        cc: &Continuous,
+        (a, sweep_a): (u32, &Sweep),
+        (b, sweep_b): (u32, &Sweep),
+    ) -> bool {
+        let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
+        let (kinematic, dynamic, body) = match (ba.is_dynamic(), bb.is_dynamic()) {
+            (false, true) if !ba.is_static() => ((ba, sweep_a), (bb, sweep_b), b),
+            (true, false) if !bb.is_static() => ((bb, sweep_b), (ba, sweep_a), a),
+            _ => return false,
+        };
+        if cc.track_of(body).is_some() {
+            return false;
+        }
+        let (k, d) = (motion_of(kinematic.0, kinematic.1), motion_of(dynamic.0, dynamic.1));
+        let own = Motion { limit: CONTINUOUS_SAFETY_FACTOR * kinematic.0.min_extent, ..k };
+        own.is_slow_against(&d)
     }
 
     /// Resolves an impact at its time: see [`ContinuousMode`].
@@ -936,8 +1058,8 @@ impl World {
         let (ca, cb) = (&self.colliders[e.shape_a], &self.colliders[e.shape_b]);
         let (friction, restitution) =
             (mix_friction(ca.friction, cb.friction), mix_restitution(ca.restitution, cb.restitution));
-        let mut a = self.impact_body(ba, sweep_a.c1);
-        let mut b = self.impact_body(bb, sweep_b.c1);
+        let mut a = self.impact_body(cc, ba, sweep_a.c1, dt);
+        let mut b = self.impact_body(cc, bb, sweep_b.c1, dt);
         let mut manifold = if e.core {
             Manifold::EMPTY
         } else {
@@ -949,36 +1071,102 @@ impl World {
             // the contact the time of impact found.
             manifold = single_point(e.point, e.normal, xf_a, xf_b);
         }
-        let hit = solve_impact(&mut a, &mut b, &manifold, friction, restitution, self.def.restitution_threshold);
+        // A kinematic pusher cannot give way: the dynamic body leaves its overlap with it
+        // over the rest of the step (a quarter step at least), or the push sinks it deeper.
+        let pushed = !(self.bodies[ba].is_dynamic() && self.bodies[bb].is_dynamic())
+            && (self.bodies[ba].is_kinematic() || self.bodies[bb].is_kinematic());
+        let push_time = pushed.then_some(((1.0 - e.t) * dt).max(0.25 * dt));
+        let materials = (friction, restitution, self.def.restitution_threshold);
+        let hit = solve_impact(&mut a, &mut b, &manifold, materials, push_time);
         cc.stats.substeps += 1;
         self.report_hit(e, &manifold, hit);
         let remaining = (1.0 - e.t) * dt;
-        for (body, sweep, state) in [(ba, sweep_a, a), (bb, sweep_b, b)] {
+        for (body, sweep, state, other) in [(ba, sweep_a, a, (bb, sweep_b)), (bb, sweep_b, b, (ba, sweep_a))] {
             if !self.bodies[body].is_dynamic() {
                 continue;
             }
-            let body_ref = &mut self.bodies[body];
-            body_ref.linear_velocity = state.v;
-            body_ref.angular_velocity = state.w;
             let i = self.track(cc, body);
-            let track = &mut cc.tracks[i];
-            track.impacts += 1;
-            let stop = manifold.is_empty() || track.impacts >= self.def.max_impacts_per_body;
-            if stop && track.stopped() {
-                // It stands where it stopped: its motion, and the events queued with it, hold.
-                continue;
+            let (stopped, carried) = (cc.tracks[i].stopped(), cc.tracks[i].carrier != NULL);
+            if !(stopped || carried) {
+                let body_ref = &mut self.bodies[body];
+                (body_ref.linear_velocity, body_ref.angular_velocity) = (state.v, state.w);
             }
-            if stop {
-                cc.stats.capped += u32::from(!manifold.is_empty());
-                restart(track, e.t, &sweep, Vec2::ZERO, 0.0);
-            } else {
-                restart(track, e.t, &sweep, remaining * state.v, remaining * state.w);
+            cc.tracks[i].impacts += 1;
+            let motion = self.motion_after(cc, i, e, &manifold, (&sweep, state, remaining), other);
+            let track = &mut cc.tracks[i];
+            match motion {
+                // It stands where it stopped, or moves on with its carrier: its motion, and the
+                // events queued with it, hold.
+                After::Stop | After::Fly if stopped => continue,
+                After::Fly if carried => continue,
+                After::Stop => {
+                    cc.stats.capped += u32::from(!manifold.is_empty());
+                    restart(track, e.t, &sweep, Vec2::ZERO, 0.0);
+                }
+                After::Fly => restart(track, e.t, &sweep, remaining * state.v, remaining * state.w),
+                After::Carried { dp, da, v, w } => {
+                    restart(track, e.t, &sweep, dp, da);
+                    track.carrier = other.0;
+                    cc.stats.carried += 1;
+                    let body_ref = &mut self.bodies[body];
+                    (body_ref.linear_velocity, body_ref.angular_velocity) = (v, w);
+                }
             }
             // A stopped body is swept again too: the events queued against its old motion
             // went stale with it, and the bodies still flying at it must find it where it stands.
             cc.flagged.push(i as u32);
         }
         self.sweep_flagged(cc);
+    }
+
+    /// What a dynamic body (track `i`) does for the rest of the step after impact `e`, given
+    /// its sweep from the impact, its new velocities and the rest of the step (seconds), and
+    /// the other body and its sweep: flies on with its new velocities; stops at the impact
+    /// pose when the manifold is empty or it reached [`WorldDef::max_impacts_per_body`]; or,
+    /// pushed by a moving kinematic body that would catch it again within the step (a turning
+    /// paddle: its face curves into a body flying off along the tangent) or that it can no
+    /// longer fly from (capped), is carried by it: its pose fixed in the kinematic body's frame
+    /// for the rest of the step, which nothing can pass. A body pinned against a wall by a
+    /// kinematic body stops after twice the cap, and the kinematic body passes it (it cannot
+    /// be stopped).
+    fn motion_after(
+        &self,
+        cc: &Continuous,
+        i: usize,
+        e: &Event,
+        manifold: &Manifold,
+        (sweep, state, remaining): (&Sweep, ImpactBody, f32),
+        (other, other_sweep): (u32, Sweep),
+    ) -> After {
+        let (impacts, cap) = (cc.tracks[i].impacts, self.def.max_impacts_per_body);
+        let capped = manifold.is_empty() || impacts >= cap;
+        let kinematic = &self.bodies[other];
+        let pushed = kinematic.is_kinematic() && sweep_moves(&other_sweep) && impacts < cap.saturating_mul(2);
+        if cc.tracks[i].carrier != NULL && !pushed {
+            // A carried body goes on with its carrier past dynamic bodies (they bounce off it);
+            // a static or kinematic body in its way pins it there.
+            return if kinematic.is_dynamic() { After::Fly } else { After::Stop };
+        }
+        if !pushed {
+            return if capped { After::Stop } else { After::Fly };
+        }
+        let flight = Sweep { c2: sweep.c1 + remaining * state.v, a2: sweep.a1 + remaining * state.w, ..*sweep };
+        let normal = if self.colliders[e.shape_a].body == other { manifold.normal } else { -manifold.normal };
+        let point = manifold.points().first().map_or(e.point, |p| p.point);
+        if !capped && !falls_behind(&other_sweep, &flight, point, normal) {
+            return After::Fly;
+        }
+        // The pose relative to the kinematic body at the impact, kept to the end of the step.
+        let origin = other_sweep.c1;
+        let (k0, k1) = (other_sweep.rebased(origin).transform_at(0.0), other_sweep.rebased(origin).transform_at(1.0));
+        // Out of the overlap along the normal, turned with the kinematic body.
+        let overlap = manifold.points().iter().map(|p| (-p.separation - LINEAR_SLOP).max(0.0)).fold(0.0, f32::max);
+        let out = k1.q.rotate(k0.q.inv_rotate(normal)) * overlap;
+        let center = k1.apply(k0.inv_apply(sweep.c1 - origin)) + origin + out;
+        let w = kinematic.angular_velocity;
+        let arm = center - other_sweep.c2;
+        let v = kinematic.linear_velocity + Vec2::new(-w * arm.y, w * arm.x);
+        After::Carried { dp: center - sweep.c1, da: other_sweep.a2 - other_sweep.a1, v, w }
     }
 
     /// A hit event for an impact faster than the hit event threshold, as the contact solver
@@ -1010,15 +1198,34 @@ impl World {
         cc.tracks.len() - 1
     }
 
-    fn impact_body(&self, body: u32, center: Vec2) -> ImpactBody {
+    /// A body as the impulse solve of an impact in a step of `dt` seconds sees it. A body
+    /// that continuous collision stopped earlier in the step stands still for the rest of it
+    /// whatever its velocity, and one that a kinematic body carries moves with it: the solve
+    /// sees either as a body of infinite mass moving as its track does (they keep their
+    /// velocities and motions; the other body bounces off).
+    fn impact_body(&self, cc: &Continuous, body: u32, center: Vec2, dt: f32) -> ImpactBody {
         let b = &self.bodies[body];
-        let dynamic = b.is_dynamic();
-        ImpactBody {
-            v: b.linear_velocity,
-            w: b.angular_velocity,
-            inv_mass: if dynamic { b.inv_mass } else { 0.0 },
-            inv_inertia: if dynamic { b.inv_inertia } else { 0.0 },
-            center,
+        let held = cc.track_of(body).map(|i| &cc.tracks[i]).filter(|t| t.stopped() || t.carrier != NULL);
+        match (b.is_dynamic(), held) {
+            (true, None) => ImpactBody {
+                v: b.linear_velocity,
+                w: b.angular_velocity,
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+                center,
+            },
+            (true, Some(track)) => {
+                let time = (1.0 - track.t0) * dt;
+                let (v, w) = if time > 0.0 {
+                    ((track.c1 - track.c0) / time, (track.a1 - track.a0) / time)
+                } else {
+                    (Vec2::ZERO, 0.0)
+                };
+                ImpactBody { v, w, inv_mass: 0.0, inv_inertia: 0.0, center }
+            }
+            (false, _) => {
+                ImpactBody { v: b.linear_velocity, w: b.angular_velocity, inv_mass: 0.0, inv_inertia: 0.0, center }
+            }
         }
     }
 
@@ -1138,6 +1345,43 @@ fn motion_of(b: &Body, s: &Sweep) -> Motion {
     Motion { translation: s.c2 - s.c1, spin: (s.a2 - s.a1).abs() * b.max_extent, limit }
 }
 
+/// What a dynamic body does for the rest of a step after an impact (`World::motion_after`).
+#[derive(Clone, Copy, Debug)]
+enum After {
+    /// It moves on with its new velocities.
+    Fly,
+    /// It stands at its pose at the impact.
+    Stop,
+    /// A kinematic body carries it: it moves by `dp` (meters) and turns by `da` (radians) to
+    /// the end of the step, and ends with the velocities `v` (m/s) and `w` (rad/s) of the
+    /// kinematic body's motion where it is.
+    Carried { dp: Vec2, da: f32, v: Vec2, w: f32 },
+}
+
+/// Whether the point `point` (world, meters) of a body flying over `flight` falls behind a
+/// kinematic body moving over `kinematic` that touches it there with `normal` (unit, from the
+/// kinematic body toward the other): at the end of the sweeps the body's copy of the point
+/// is nearer the kinematic body's copy, along the kinematic body's turned normal, than at the
+/// start. A turning pusher's face curves into a body that flies off along the tangent, so the
+/// gap that the impact left closes again within the step.
+fn falls_behind(kinematic: &Sweep, flight: &Sweep, point: Vec2, normal: Vec2) -> bool {
+    gap_change(kinematic, flight, point, normal) < 0.0
+}
+
+/// How much the gap (meters) at `point` (world, meters) between a kinematic body moving over
+/// `kinematic` and a body moving over `body` grows over the sweeps, along the kinematic body's
+/// `normal` (unit, toward the other body) turned with it: the other body's copy of the point
+/// less the kinematic body's, at the end. Measured in the kinematic body's frame, so a face
+/// that turns into a body keeping pace with it along the start normal counts as closing.
+fn gap_change(kinematic: &Sweep, body: &Sweep, point: Vec2, normal: Vec2) -> f32 {
+    let origin = kinematic.c1;
+    let (k, f) = (kinematic.rebased(origin), body.rebased(origin));
+    let (k0, k1, f0, f1) = (k.transform_at(0.0), k.transform_at(1.0), f.transform_at(0.0), f.transform_at(1.0));
+    let p = point - origin;
+    let (on_kinematic, on_body) = (k1.apply(k0.inv_apply(p)), f1.apply(f0.inv_apply(p)));
+    (on_body - on_kinematic).dot(k1.q.rotate(k0.q.inv_rotate(normal)))
+}
+
 /// Two bodies' sweeps over the rest of the step from the later of their starts, the
 /// fraction `base` of the step.
 #[derive(Clone, Copy, Debug)]
@@ -1189,6 +1433,7 @@ fn restart(track: &mut Track, t: f32, sweep: &Sweep, dp: Vec2, da: f32) {
     track.a1 = sweep.a1 + da;
     track.version += 1;
     track.changed = true;
+    track.carrier = NULL;
 }
 
 /// A manifold of one point (world, meters) with a normal from A to B.
@@ -1333,15 +1578,16 @@ fn behind_chain(shape: &Shape, sweep: &Sweep, other: &Sweep) -> bool {
 
 /// The impulse solve of one impact (sequential impulses on the manifold points, friction
 /// and restitution): approaching points bounce back at `restitution` times their approach
-/// speed when faster than `threshold` (m/s), and otherwise stop approaching. Returns the
+/// speed when faster than `threshold` (m/s), and otherwise stop approaching; with a
+/// `push_time` (seconds), points overlapping by more than the linear slop also separate fast
+/// enough to leave the overlap in that time (a kinematic pusher's impact). Returns the
 /// fastest approaching point and its approach speed (m/s), if any point approached.
 fn solve_impact(
     a: &mut ImpactBody,
     b: &mut ImpactBody,
     m: &Manifold,
-    friction: f32,
-    restitution: f32,
-    threshold: f32,
+    (friction, restitution, threshold): (f32, f32, f32),
+    push_time: Option<f32>,
 ) -> Option<(usize, f32)> {
     let mut fastest: Option<(usize, f32)> = None;
     let (n, tangent) = (m.normal, Vec2::new(-m.normal.y, m.normal.x));
@@ -1355,6 +1601,8 @@ fn solve_impact(
         };
         let vn = (b.velocity_at(rb) - a.velocity_at(ra)).dot(n);
         let target = if restitution > 0.0 && vn < -threshold { -restitution * vn } else { 0.0 };
+        let overlap = (-p.separation - LINEAR_SLOP).max(0.0);
+        let target = push_time.map_or(target, |time| target.max(overlap / time));
         if vn < 0.0 && fastest.is_none_or(|(_, speed)| -vn > speed) {
             fastest = Some((i, -vn));
         }

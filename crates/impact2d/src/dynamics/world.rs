@@ -949,6 +949,8 @@ impl World {
         }
         let b = &mut self.bodies[index];
         if !b.is_dynamic() {
+            // A kinematic body has no mass, but continuous collision sweeps it by its extents.
+            self.update_extents(index);
             return;
         }
         let (local_center, mass, inertia) = if mass > 0.0 && (mass as f32).is_finite() {
