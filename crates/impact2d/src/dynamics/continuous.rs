@@ -1087,6 +1087,11 @@ impl World {
             }
             let i = self.track(cc, body);
             let (stopped, carried) = (cc.tracks[i].stopped(), cc.tracks[i].carrier != NULL);
+            if (stopped || carried) && self.bodies[other.0].is_dynamic() {
+                // It acts as fixed (see `impact_body`): the other body bounced off it, and its
+                // motion and the events queued with it hold.
+                continue;
+            }
             if !(stopped || carried) {
                 let body_ref = &mut self.bodies[body];
                 (body_ref.linear_velocity, body_ref.angular_velocity) = (state.v, state.w);
