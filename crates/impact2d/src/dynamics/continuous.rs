@@ -298,13 +298,20 @@ pub(crate) struct Continuous {
     pairs: Vec<(u64, u32, u32)>,
     /// The tracks to sweep next, all starting at one time.
     flagged: Vec<u32>,
+    /// The kinematic bodies swept in the step (by body index).
+    kinematic: Vec<u32>,
     /// Bodies that start the step deep in a static or kinematic shape (by body index, from
     /// the narrow phase; may repeat).
     pub deep: Vec<u32>,
 }
 
 impl Continuous {
-    fn track_of(&self, body: u32) -> Option<usize> {
+    /// The bodies swept in the step: those with a track, then the fast kinematic ones.
+    pub(crate) fn swept_bodies(&self) -> impl Iterator<Item = u32> + '_ {
+        self.tracks.iter().map(|t| t.body).chain(self.kinematic.iter().copied())
+    }
+
+    pub(crate) fn track_of(&self, body: u32) -> Option<usize> {
         match self.slot.get(body as usize) {
             Some(&i) if i != NULL => Some(i as usize),
             _ => None,
@@ -430,6 +437,9 @@ impl World {
                 }
             }
             self.finish_tracks(&mut cc);
+            if self.sensor_shapes > 0 {
+                self.sweep_sensors(&cc);
+            }
         }
         for track in &cc.tracks {
             cc.slot[track.body as usize] = NULL;
@@ -438,6 +448,7 @@ impl World {
             cc.is_mover[m.shape as usize] = false;
         }
         cc.tracks.clear();
+        cc.kinematic.clear();
         cc.events.clear();
         cc.movers.clear();
         cc.moving.clear();
@@ -462,6 +473,7 @@ impl World {
             let motion = (s.c2 - s.c1).length() + (s.a2 - s.a1).abs() * b.max_extent;
             if self.def.continuous_mode == ContinuousMode::NoTimeLoss && is_fast_kinematic(b) {
                 cc.stats.kinematic_bodies += 1;
+                cc.kinematic.push(index);
                 self.bodies[index].fast_step = self.step_count() + 1;
                 continue;
             }

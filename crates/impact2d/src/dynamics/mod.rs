@@ -17,6 +17,7 @@
 //! | `contact.rs` | contacts: made and destroyed with broad-phase pairs, the narrow-phase update, touch changes |
 //! | `solver.rs` | the step's solver stages and body integration |
 //! | `continuous.rs` | continuous collision: fast bodies swept, impacts in time order, no time lost ([`ContinuousMode`], [`ContinuousStats`]) |
+//! | `sensor_sweep.rs` | sensor begin and end events for the fast bodies that cross a sensor within a step |
 //! | `contact_solver.rs` | contact constraints in colored bundles of four: prepare, warm start, solve, relax, restitution, store |
 //! | `island.rs` | persistent islands, sleeping and waking |
 //! | `events.rs` | event types and buffers |
@@ -53,6 +54,7 @@ mod handles;
 mod island;
 mod moving_set;
 mod queries;
+mod sensor_sweep;
 mod solver;
 mod world;
 

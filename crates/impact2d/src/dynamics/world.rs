@@ -172,6 +172,9 @@ pub struct World {
     pub(crate) continuous: Continuous,
     /// Static proxies were added or removed: the static tree is rebuilt before the next step.
     static_dirty: bool,
+    /// How many sensor shapes the world holds: continuous collision sweeps fast bodies
+    /// against sensors only when there are some.
+    pub(crate) sensor_shapes: u32,
     step_count: u64,
     profile: StepProfile,
     pub(crate) touch_changes: Vec<TouchChange>,
@@ -206,6 +209,7 @@ impl World {
             solver: Solver::default(),
             continuous: Continuous::default(),
             static_dirty: false,
+            sensor_shapes: 0,
             step_count: 0,
             profile: StepProfile::default(),
             touch_changes: Vec::new(),
@@ -737,6 +741,7 @@ impl World {
             user_data: def.user_data,
         };
         let (index, generation) = self.colliders.insert(collider).ok_or(WorldError::Full { what: "shapes" })?;
+        self.sensor_shapes += u32::from(def.sensor);
         let b = &mut self.bodies[body_index];
         b.shape_head = index;
         b.shape_count += 1;
@@ -824,6 +829,7 @@ impl World {
         }
         let removed = self.broad_phase.remove_proxy(proxy);
         debug_assert!(removed.is_ok());
+        self.sensor_shapes -= u32::from(self.colliders[index].sensor);
         self.colliders.remove(index);
     }
 
