@@ -9,7 +9,9 @@
 //!    rotation times its largest extent) exceeds half its smallest extent, a bullet moving
 //!    more than the linear slop, or a moving body that started the step deep in a static or
 //!    kinematic shape (`CONTINUOUS_DEEP_FRACTION` of its smallest extent), which the contact
-//!    solver may push through a thin wall.
+//!    solver may push through a thin wall. In [`ContinuousMode::NoTimeLoss`], kinematic
+//!    bodies moving more than the linear slop are swept too, against dynamic shapes, each pair
+//!    only when the push exceeds what the dynamic body absorbs.
 //! 2. **Candidates**: every shape of an awake body that moves gets its swept box over the
 //!    step: its box at the end moved back to the start and grown by the turn times the body's
 //!    largest extent (cut by the box of the circle about the center of mass that holds it in
@@ -25,10 +27,12 @@
 //!    A pair whose centers never come within the sum of the bodies' largest extents skips the
 //!    time of impact.
 //! 3. **Time of impact**: [`time_of_impact`] with both sweeps (rotation-safe, so no rotation
-//!    clamp is needed). A pair already touching at the start is tried again with the moving
-//!    shapes shrunk to their cores: it is an impact only when the cores meet, that is when a
-//!    body is about to pass through (no time of impact when the cores' bounding circles never
-//!    meet). Two polygons first get a separating axis test at the start, whole and again
+//!    clamp is needed). A pair already touching at the start is tried again with one dynamic
+//!    body's shape shrunk to its core (then its centroid) against the other's whole shape,
+//!    each dynamic body in turn: it is an impact only when a core meets the other shape, that
+//!    is when a body is about to pass through (no time of impact when the bounding circles
+//!    never meet); a kinematic body pushing into a dynamic one it touches faster than the
+//!    contact solver absorbs is an impact at once. Two polygons first get a separating axis test at the start, whole and again
 //!    shrunk before the cores' time of impact: polygons that overlap, or whose separation is
 //!    surely within the target band, touch (the time of impact would only say so), and a gap
 //!    that the bodies' approach along the axis and their turning cannot close to the target
@@ -43,10 +47,14 @@
 //!    solve on the manifold there (restitution and friction) gives new velocities, the bodies
 //!    move on for the rest of the step, and their new motion joins the moving set and is swept
 //!    again (against the moving shapes' whole boxes over the step); a body that
-//!    reaches [`WorldDef::max_impacts_per_body`] stops at its last impact pose. In
+//!    reaches [`WorldDef::max_impacts_per_body`] stops at its last impact pose, is swept
+//!    again standing there, and counts as fixed for the rest of the step. A body hit by a
+//!    moving kinematic body that would catch it again within the step (a turning paddle), or
+//!    that reached the cap, is carried in the kinematic body's frame. In
 //!    [`ContinuousMode::StopAtImpact`] (Box2D v3 and rapier), fast bodies stop at the time of
 //!    impact and keep their velocity.
-//! 5. The bodies take their final poses; their proxies move in the broad phase.
+//! 5. The bodies take their final poses; their proxies move in the broad phase; the sensors
+//!    that swept bodies crossed within the step get their events (`sensor_sweep.rs`).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -79,7 +87,8 @@ pub enum ContinuousMode {
     NoTimeLoss,
     /// A fast body stops at the time of impact, keeps its velocity and loses the rest of the
     /// step; the contact solver resolves the impact at the next step (Box2D v3 and rapier).
-    /// Cheaper, but a bouncing body visibly hitches.
+    /// Cheaper, but a bouncing body visibly hitches. Kinematic bodies are not swept in this
+    /// mode (a stop cannot hold a body in front of a pusher that goes on).
     StopAtImpact,
 }
 
