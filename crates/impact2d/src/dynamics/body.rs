@@ -250,11 +250,6 @@ impl Body {
         self.body_type == BodyType::Kinematic
     }
 
-    /// Whether the body is static (never moves).
-    pub fn is_static(&self) -> bool {
-        self.body_type == BodyType::Static
-    }
-
     /// Places the body by its center of mass and angle, deriving the origin and rotation.
     pub fn set_center_and_angle(&mut self, center: Vec2, angle: f32) {
         self.set_pose(center, angle, Rot::from_angle(angle));

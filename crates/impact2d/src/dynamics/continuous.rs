@@ -419,13 +419,15 @@ fn sweep_moves(s: &Sweep) -> bool {
 }
 
 /// Whether a kinematic body is swept against the dynamic bodies in its way: awake, with shapes,
-/// and moving (its center, or its farthest point by the turn) more than the linear slop in
-/// the step. Which pairs it pushes faster than the dynamic body absorbs is decided per pair
-/// (`World::kinematic_push_is_slow`).
+/// and moving (its center, or its farthest point by the turn) more than the safety factor
+/// times its smallest extent in the step, the fast-body test of a dynamic body. A slower one
+/// cannot carry a body's center past its middle in a step: what it sinks into, the contact
+/// solver and the deep-body test push out on the side it came from. Which pairs a fast one
+/// pushes faster than the dynamic body absorbs is decided per pair ([`kinematic_push_is_slow`]).
 fn is_fast_kinematic(b: &Body) -> bool {
     let s = &b.sweep;
     let motion = (s.c2 - s.c1).length() + (s.a2 - s.a1).abs() * b.max_extent;
-    b.is_kinematic() && b.shape_count > 0 && b.is_awake() && motion > BULLET_MIN_MOTION
+    b.is_kinematic() && b.shape_count > 0 && b.is_awake() && motion > CONTINUOUS_SAFETY_FACTOR * b.min_extent
 }
 
 impl World {
@@ -540,12 +542,24 @@ impl World {
         let movers = &cc.movers;
         cc.moving.sort(|i| movers[i].fast);
         cc.pairs.clear();
-        let (pairs, movers, boxes) = (&mut cc.pairs, &cc.movers, &cc.moving.boxes);
+        let (pairs, movers, boxes, bodies) = (&mut cc.pairs, &cc.movers, &cc.moving.boxes, &self.bodies);
+        // A fast kinematic body and a dynamic one that is not fast: the push may be the
+        // contact solver's (a turning drum past the boxes inside).
+        let held = |k: &Mover, d: &Mover| {
+            // The movers' flags first: most pairs are of dynamic bodies, whose records stay unread.
+            k.kinematic && !d.kinematic && !d.fast && {
+                let (kb, db) = (&bodies[k.body], &bodies[d.body]);
+                db.is_dynamic() && kinematic_push_is_slow(kb, &kb.sweep, db, &db.sweep)
+            }
+        };
         // The set has dropped the pairs that move together (most neighbors in a flying pile).
         cc.moving.overlapping_pairs(|i, j| {
             let (a, b) = (&movers[i as usize], &movers[j as usize]);
-            let candidate =
-                a.body != b.body && a.filter.should_pair(&b.filter) && boxes[i as usize].may_meet(&boxes[j as usize]);
+            let candidate = a.body != b.body
+                && a.filter.should_pair(&b.filter)
+                && !held(a, b)
+                && !held(b, a)
+                && boxes[i as usize].may_meet(&boxes[j as usize]);
             if candidate {
                 pairs.push(pair_of(a.shape, b.shape));
             }
@@ -608,7 +622,14 @@ impl World {
                     let start = if turn > 0.0 { intersection(&start, &circle) } else { start };
                     cc.moving.push(SweptBox::new(start.enlarged(TOI_TARGET), displacement), motion);
                     cc.is_mover[shape as usize] = true;
-                    cc.movers.push(Mover { shape, body: index, fast, filter: c.filter, version: 0 });
+                    cc.movers.push(Mover {
+                        shape,
+                        body: index,
+                        fast,
+                        filter: c.filter,
+                        kinematic: b.is_kinematic(),
+                        version: 0,
+                    });
                 }
                 shape = c.next;
             }
@@ -648,7 +669,14 @@ impl World {
             if !c.sensor {
                 let b = &bodies[c.body];
                 moving.push(SweptBox::new(*fat, Vec2::ZERO), motion_of(b, &b.still_sweep()));
-                movers.push(Mover { shape, body: c.body, fast: false, filter: c.filter, version: 0 });
+                movers.push(Mover {
+                    shape,
+                    body: c.body,
+                    fast: false,
+                    filter: c.filter,
+                    kinematic: b.is_kinematic(),
+                    version: 0,
+                });
             }
             visited <= budget
         };
@@ -730,6 +758,7 @@ impl World {
                         body: track.body,
                         fast: true,
                         filter: c.filter,
+                        kinematic: false,
                         version: track.version,
                     });
                 }
@@ -1023,12 +1052,10 @@ impl World {
         relative_motion_is_slow(&self.bodies[body_a], sweep_a, &self.bodies[body_b], sweep_b)
     }
 
-    /// True when a kinematic body moves so little relative to a dynamic body that continuous
-    /// collision does not follow that the dynamic body absorbs it: the relative motion is within
-    /// the stricter of the two bodies' fast-body limits (the kinematic body's own, from its
-    /// smallest extent: a thin pusher is easier to pass). A dynamic body that continuous
-    /// collision follows (fast, deep, or already hit) is always swept against a kinematic one,
-    /// as against a static one.
+    /// True when a kinematic body moves so little where a dynamic body is, which continuous
+    /// collision does not follow, that the contact solver holds it ([`kinematic_push_is_slow`]).
+    /// A dynamic body that continuous collision follows (fast, deep, or already hit) is always
+    /// swept against a kinematic one, as against a static one.
     fn kinematic_push_is_slow(
         &self,
         cc: &Continuous,
@@ -1036,17 +1063,11 @@ impl World {
         (b, sweep_b): (u32, &Sweep),
     ) -> bool {
         let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
-        let (kinematic, dynamic, body) = match (ba.is_dynamic(), bb.is_dynamic()) {
-            (false, true) if !ba.is_static() => ((ba, sweep_a), (bb, sweep_b), b),
-            (true, false) if !bb.is_static() => ((bb, sweep_b), (ba, sweep_a), a),
-            _ => return false,
-        };
-        if cc.track_of(body).is_some() {
-            return false;
+        match (ba.is_kinematic() && bb.is_dynamic(), bb.is_kinematic() && ba.is_dynamic()) {
+            (true, _) => cc.track_of(b).is_none() && kinematic_push_is_slow(ba, sweep_a, bb, sweep_b),
+            (_, true) => cc.track_of(a).is_none() && kinematic_push_is_slow(bb, sweep_b, ba, sweep_a),
+            _ => false,
         }
-        let (k, d) = (motion_of(kinematic.0, kinematic.1), motion_of(dynamic.0, dynamic.1));
-        let own = Motion { limit: CONTINUOUS_SAFETY_FACTOR * kinematic.0.min_extent, ..k };
-        own.is_slow_against(&d)
     }
 
     /// Resolves an impact at its time: see [`ContinuousMode`].
@@ -1352,6 +1373,19 @@ fn step_motion_is_slow(bodies: &Slots<Body>, slot: &[u32], tracks: &[Track], a: 
     }
 }
 
+/// True when kinematic body `k` moving over `ks` moves so little where dynamic body `d` (over
+/// `ds`) is that the contact solver holds `d`: the kinematic body's motion there (its center's,
+/// and its turn times the distance to the dynamic body's far side) is within the dynamic
+/// body's smallest extent (a pusher must travel that far to reach its center; the body's own
+/// motion is within its fast-body limit, or continuous collision would follow it) and within
+/// the kinematic body's own fast-body limit (a thin pusher is easy to pass). A turning drum
+/// whose walls move a few centimeters a step past the boxes inside stays the contact solver's.
+fn kinematic_push_is_slow(k: &Body, ks: &Sweep, d: &Body, ds: &Sweep) -> bool {
+    let reach = k.max_extent.min((ds.c1 - ks.c1).length() + d.max_extent);
+    let push = (ks.c2 - ks.c1).length() + (ks.a2 - ks.a1).abs() * reach;
+    push <= d.min_extent.min(CONTINUOUS_SAFETY_FACTOR * k.min_extent)
+}
+
 /// The fast-body test applied to the relative motion of two bodies over their sweeps.
 /// Only for two dynamic bodies: against static and kinematic shapes every tracked motion is
 /// swept, since a body pressed deep into a wall by others may pass it with a small motion.
@@ -1428,6 +1462,8 @@ struct Mover {
     fast: bool,
     /// The shape's filter, here so pairs are filtered without reading the shapes' records.
     filter: Filter,
+    /// The body is kinematic.
+    kinematic: bool,
     /// The version of the body's motion the box holds (see `Track::version`).
     version: u32,
 }
