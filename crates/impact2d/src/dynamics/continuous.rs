@@ -64,8 +64,8 @@ use crate::math::{Sweep, Transform, Vec2, mean};
 use crate::narrow_phase::{Manifold, collide};
 use crate::query::{CoreSeparation, ShapeProxy, ToiOutput, ToiState, core_separation, time_of_impact};
 use crate::settings::{
-    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP,
-    SPECULATIVE_DISTANCE, STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
+    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, LINEAR_SLOP, SPECULATIVE_DISTANCE,
+    STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
 };
 
 /// What continuous collision does with the rest of a step after an impact.
@@ -436,7 +436,7 @@ impl World {
                 && if b.bullet {
                     motion > BULLET_MIN_MOTION
                 } else {
-                    b.continuous && motion > CONTINUOUS_SAFETY_FACTOR * b.min_extent
+                    b.continuous && motion > b.safety_factor * b.min_extent
                 };
             if fast {
                 cc.stats.fast_bodies += 1;
@@ -953,10 +953,14 @@ impl World {
         cc.stats.substeps += 1;
         self.report_hit(e, &manifold, hit);
         let remaining = (1.0 - e.t) * dt;
-        for (body, sweep, state) in [(ba, sweep_a, a), (bb, sweep_b, b)] {
+        for (body, sweep, mut state) in [(ba, sweep_a, a), (bb, sweep_b, b)] {
             if !self.bodies[body].is_dynamic() {
                 continue;
             }
+            // The impulse solve can speed a body up (restitution, a heavy partner): the world's
+            // speed caps hold here as in the solver, so the rest of the step stays bounded.
+            let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
+            (state.v, state.w) = super::solver::cap_velocity(state.v, state.w, caps);
             let body_ref = &mut self.bodies[body];
             body_ref.linear_velocity = state.v;
             body_ref.angular_velocity = state.w;
@@ -1133,7 +1137,7 @@ fn motion_of(b: &Body, s: &Sweep) -> Motion {
     let limit = match (b.is_dynamic(), b.bullet) {
         (false, _) => -1.0,
         (true, true) => BULLET_MIN_MOTION,
-        (true, false) => CONTINUOUS_SAFETY_FACTOR * b.min_extent,
+        (true, false) => b.safety_factor * b.min_extent,
     };
     Motion { translation: s.c2 - s.c1, spin: (s.a2 - s.a1).abs() * b.max_extent, limit }
 }
