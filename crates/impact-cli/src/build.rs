@@ -23,20 +23,28 @@ pub struct SceneWorld {
 #[derive(Clone, Debug, Error, PartialEq)]
 #[error("{path}: {source}")]
 pub struct BuildError {
-    /// The body or shape at fault: `bodies[3]` or `bodies[3].shapes[0]`.
+    /// The body or shape at fault: `bodies[3]` or `bodies[3].shapes[0]` (`scene` for the
+    /// world's settings).
     pub path: String,
     /// What the world said.
     pub source: WorldError,
 }
 
-/// Builds the world of `scene`: its gravity and, in order, each body with its shapes (a
-/// body's user data is its index in the scene). Contacts start at the first step.
+/// Builds the world of `scene`: its gravity and speed caps and, in order, each body with its
+/// shapes (a body's user data is its index in the scene). Contacts start at the first step.
 ///
-/// Errors: [`BuildError`] naming the body or shape the world refused.
+/// Errors: [`BuildError`] naming the body or shape the world refused (`scene` for the world's
+/// settings, which validation has checked already).
 pub fn build_world(scene: &ValidScene) -> Result<SceneWorld, BuildError> {
     let at = |path: String| move |source| BuildError { path, source };
-    let def = WorldDef { gravity: scene.scene().gravity, ..WorldDef::default() };
-    let mut world = World::new(&def).map_err(at("gravity".into()))?;
+    let s = scene.scene();
+    let def = WorldDef {
+        gravity: s.gravity,
+        max_linear_speed: s.max_linear_speed,
+        max_angular_speed: s.max_angular_speed,
+        ..WorldDef::default()
+    };
+    let mut world = World::new(&def).map_err(at("scene".into()))?;
     let mut bodies = Vec::with_capacity(scene.scene().bodies.len());
     let mut shapes = Vec::with_capacity(bodies.capacity());
     for (i, body) in scene.bodies().enumerate() {
@@ -74,6 +82,7 @@ fn body_def(body: &crate::scene::BodyDef, index: usize) -> impact2d::BodyDef {
         fixed_rotation: body.fixed_rotation,
         bullet: body.bullet,
         continuous: body.continuous,
+        safety_factor: body.safety_factor,
         awake: body.awake,
         sleep_allowed: body.enable_sleep,
         user_data: index as u64,

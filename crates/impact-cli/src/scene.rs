@@ -21,7 +21,7 @@ mod read;
 use std::fmt;
 
 use impact2d::broad_phase::Filter;
-use impact2d::settings::{MAX_COORDINATE, MAX_SUBSTEPS};
+use impact2d::settings::{MAX_CONTINUOUS_SAFETY_FACTOR, MAX_COORDINATE, MAX_SUBSTEPS};
 use impact2d::{Capsule, Circle, GeometryError, Polygon, Segment, Shape, Vec2, make_chain, make_offset_rounded_box};
 use serde::{Serialize, Serializer};
 use thiserror::Error;
@@ -42,6 +42,10 @@ pub mod defaults {
     pub const SUBSTEPS: u32 = 4;
     /// Steps a run takes: 10 seconds at the default time step.
     pub const STEPS: u32 = 600;
+    /// The cap on a dynamic body's speed (m/s): the world's default.
+    pub const MAX_LINEAR_SPEED: f32 = impact2d::settings::DEFAULT_MAX_LINEAR_SPEED;
+    /// The cap on a dynamic body's angular speed (rad/s): the world's default.
+    pub const MAX_ANGULAR_SPEED: f32 = impact2d::settings::DEFAULT_MAX_ANGULAR_SPEED;
     /// Shape density (kg/m²).
     pub const DENSITY: f32 = 1.0;
     /// Shape friction coefficient.
@@ -54,6 +58,8 @@ pub mod defaults {
     pub const MASK_BITS: u64 = u64::MAX;
     /// A body's gravity scale.
     pub const GRAVITY_SCALE: f32 = 1.0;
+    /// A body's safety factor for continuous collision: the world's default.
+    pub const SAFETY_FACTOR: f32 = impact2d::settings::CONTINUOUS_SAFETY_FACTOR;
 }
 
 /// A whole scene: world settings and bodies.
@@ -73,6 +79,14 @@ pub struct Scene {
     pub substeps: u32,
     /// How many steps a run takes.
     pub steps: u32,
+    /// The cap on a dynamic body's speed (m/s, positive): a faster body is slowed to it
+    /// (`impact2d::WorldDef::max_linear_speed`).
+    #[serde(skip_serializing_if = "is_default_max_linear_speed")]
+    pub max_linear_speed: f32,
+    /// The cap on a dynamic body's angular speed (rad/s, positive)
+    /// (`impact2d::WorldDef::max_angular_speed`).
+    #[serde(skip_serializing_if = "is_default_max_angular_speed")]
+    pub max_angular_speed: f32,
     /// The bodies, in order.
     pub bodies: Vec<BodyDef>,
 }
@@ -139,6 +153,10 @@ pub struct BodyDef {
     /// Continuous collision against static bodies (false: only discrete collision).
     #[serde(skip_serializing_if = "is_true")]
     pub continuous: bool,
+    /// How far the body may move in a step before continuous collision sweeps it, as a
+    /// fraction of its smallest extent: above 0, at most 1 (`impact2d::BodyDef::safety_factor`).
+    #[serde(skip_serializing_if = "is_default_safety_factor")]
+    pub safety_factor: f32,
     /// Starts awake (false: asleep until touched).
     #[serde(skip_serializing_if = "is_true")]
     pub awake: bool,
@@ -165,6 +183,7 @@ impl BodyDef {
             fixed_rotation: false,
             bullet: false,
             continuous: true,
+            safety_factor: defaults::SAFETY_FACTOR,
             awake: true,
             enable_sleep: true,
             shapes: Vec::new(),
@@ -502,6 +521,8 @@ impl Scene {
             time_step: defaults::TIME_STEP,
             substeps: defaults::SUBSTEPS,
             steps: defaults::STEPS,
+            max_linear_speed: defaults::MAX_LINEAR_SPEED,
+            max_angular_speed: defaults::MAX_ANGULAR_SPEED,
             bodies: Vec::new(),
         }
     }
@@ -509,10 +530,11 @@ impl Scene {
     /// Checks every value and builds every shape.
     ///
     /// Errors: the first [`ValidationError`], in the order of the fields: non-finite numbers,
-    /// a time step that is not positive, zero sub-steps or steps, positions beyond
+    /// a time step or speed cap that is not positive, zero sub-steps or steps, positions beyond
     /// `settings::MAX_COORDINATE`, more than `settings::MAX_SUBSTEPS` sub-steps, angles beyond
-    /// 10⁶ rad, negative damping, density, friction or restitution, a
-    /// static body with a velocity, and shapes the impact2d constructors refuse.
+    /// 10⁶ rad, negative damping, density, friction or restitution, a safety factor not
+    /// above 0 and at most 1, a static body with a velocity, and shapes the impact2d
+    /// constructors refuse.
     pub fn validate(&self) -> Result<ValidScene, ValidationError> {
         let root = FieldPath::default();
         check_vec(self.gravity, &root.key("gravity"), f32::MAX)?;
@@ -523,6 +545,8 @@ impl Scene {
             return Err(ValidationError { path: root.key("substeps"), message });
         }
         check_at_least_one(self.steps, &root.key("steps"))?;
+        check_positive(self.max_linear_speed, &root.key("max_linear_speed"))?;
+        check_positive(self.max_angular_speed, &root.key("max_angular_speed"))?;
         let bodies = root.key("bodies");
         let built = self
             .bodies
@@ -553,6 +577,7 @@ fn validate_body(body: &BodyDef, at: &FieldPath) -> Result<Vec<Vec<Shape>>, Vali
     check_non_negative(body.linear_damping, &at.key("linear_damping"))?;
     check_non_negative(body.angular_damping, &at.key("angular_damping"))?;
     check_finite(body.gravity_scale, &at.key("gravity_scale"))?;
+    check_safety_factor(body.safety_factor, &at.key("safety_factor"))?;
     if body.body_type == BodyType::Static {
         let moving = if body.linear_velocity != Vec2::ZERO {
             Some("linear_velocity")
@@ -607,6 +632,18 @@ fn check_positive(x: f32, at: &FieldPath) -> Result<(), ValidationError> {
         Ok(())
     } else {
         Err(ValidationError { path: at.clone(), message: format!("must be positive, got {x}") })
+    }
+}
+
+/// Checks a body's safety factor: above 0 and at most `MAX_CONTINUOUS_SAFETY_FACTOR`, as the
+/// world requires.
+fn check_safety_factor(x: f32, at: &FieldPath) -> Result<(), ValidationError> {
+    check_positive(x, at)?;
+    if x <= MAX_CONTINUOUS_SAFETY_FACTOR {
+        Ok(())
+    } else {
+        let message = format!("must be at most {MAX_CONTINUOUS_SAFETY_FACTOR}, got {x}");
+        Err(ValidationError { path: at.clone(), message })
     }
 }
 
@@ -692,6 +729,18 @@ fn is_true(b: &bool) -> bool {
 
 fn is_default_gravity_scale(x: &f32) -> bool {
     *x == defaults::GRAVITY_SCALE
+}
+
+fn is_default_max_linear_speed(x: &f32) -> bool {
+    *x == defaults::MAX_LINEAR_SPEED
+}
+
+fn is_default_max_angular_speed(x: &f32) -> bool {
+    *x == defaults::MAX_ANGULAR_SPEED
+}
+
+fn is_default_safety_factor(x: &f32) -> bool {
+    *x == defaults::SAFETY_FACTOR
 }
 
 fn is_default_density(x: &f32) -> bool {

@@ -118,9 +118,24 @@ pub const DEFAULT_RESTITUTION_THRESHOLD: f32 = 1.0;
 /// Default approach speed (m/s) above which a contact reports a hit event.
 pub const DEFAULT_HIT_EVENT_THRESHOLD: f32 = 1.0;
 
-/// Default cap (m/s) on the linear speed of a body: a guard against runaway numbers, far
-/// above any speed a game needs (400 m/s is faster than sound). Source: Box2D v3's default.
+/// Default cap (m/s) on the linear speed of a dynamic body (`WorldDef::max_linear_speed`): a
+/// guard against runaway numbers, far above any speed a game needs (400 m/s is faster than
+/// sound). A cap exists so that a body's motion in a step is bounded: the swept boxes and times
+/// of impact of continuous collision stay bounded, and positions stay finite however large an
+/// impulse or force is applied. Source: Box2D v3's default.
 pub const DEFAULT_MAX_LINEAR_SPEED: f32 = 400.0;
+
+/// Default cap (rad/s) on the angular speed of a dynamic body (`WorldDef::max_angular_speed`),
+/// for the same reason as [`DEFAULT_MAX_LINEAR_SPEED`]: a bounded turn per step keeps the swept
+/// boxes and the time of impact's work bounded and the angles finite. It is not a rotation
+/// clamp for the time of impact, which is rotation-safe. At 10 000 rad/s (about 1600 turns per
+/// second), a point 4 cm from the center (a body at the small end of the sizes the engine is
+/// tuned for) moves at [`DEFAULT_MAX_LINEAR_SPEED`]; that is ten times the fastest spin in any
+/// built-in or benchmark scene of the command (about 920 rad/s: the 5 mm sheet of
+/// `bullet_paper`, struck by a bullet at 600 m/s). Box2D v3, whose time of impact is not
+/// rotation-safe, caps the turn at π/4 per sub-step instead (188 rad/s at 60 Hz with 4
+/// sub-steps).
+pub const DEFAULT_MAX_ANGULAR_SPEED: f32 = 10_000.0;
 
 /// Linear speed (m/s) below which a body counts as resting for sleep.
 pub const SLEEP_LINEAR_THRESHOLD: f32 = 0.05;
@@ -146,12 +161,22 @@ pub const GRAPH_COLOR_COUNT: usize = 24;
 
 // ---- Continuous collision (see `dynamics/continuous.rs`) ----
 
-/// A body is fast, and swept by continuous collision, when its motion in a step (the
-/// distance its center moves plus its rotation times its largest extent) exceeds its
-/// smallest extent times this factor. Slower bodies cannot pass a wall: their center stays
-/// on the near side, and the speculative contacts and push-out handle them. Source: Box2D
-/// v3's fast-body test.
+/// The default of `BodyDef::safety_factor`: a body is fast, and swept by continuous
+/// collision, when its motion in a step (the distance its center moves plus its rotation times
+/// its largest extent) exceeds its smallest extent (about half its thickness) times its safety
+/// factor. Slower bodies cannot pass a wall: their middle stays on the near side, and the
+/// speculative contacts and push-out handle them. Half keeps the middle of a body that is not
+/// swept at least half its half thickness short of a wall's face. Source: Box2D v3's fast-body
+/// test.
 pub const CONTINUOUS_SAFETY_FACTOR: f32 = 0.5;
+
+/// The largest `BodyDef::safety_factor` a body accepts. A body's smallest extent is the least
+/// distance from one of its shapes' centroids to that shape's surface (half its thickness),
+/// and a body that is not swept moves no point farther in a step than its safety factor times
+/// that. Up to 1, a body starting clear of a wall, however thin, cannot carry its middle past
+/// the wall's near face unswept, so the contact solver pushes it back out the way it came.
+/// Above 1 it could pass a wall as thin as itself, or a segment, between two steps.
+pub const MAX_CONTINUOUS_SAFETY_FACTOR: f32 = 1.0;
 
 /// A bullet is swept whenever it moves more than this (meters) in a step, whatever its size.
 pub const BULLET_MIN_MOTION: f32 = LINEAR_SLOP;

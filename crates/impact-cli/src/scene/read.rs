@@ -9,7 +9,17 @@ use super::{BodyDef, BodyType, FieldPath, Geometry, PathStep, Scene, SceneError,
 use crate::json::{Member, Node, Pos, Value};
 
 /// The fields of the scene object.
-const SCENE_FIELDS: &[&str] = &["name", "description", "gravity", "time_step", "substeps", "steps", "bodies"];
+const SCENE_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "gravity",
+    "time_step",
+    "substeps",
+    "steps",
+    "max_linear_speed",
+    "max_angular_speed",
+    "bodies",
+];
 
 /// The fields of a body object.
 const BODY_FIELDS: &[&str] = &[
@@ -25,6 +35,7 @@ const BODY_FIELDS: &[&str] = &[
     "fixed_rotation",
     "bullet",
     "continuous",
+    "safety_factor",
     "awake",
     "enable_sleep",
     "shapes",
@@ -58,6 +69,8 @@ pub(super) fn scene(root: &Node) -> Result<Scene, SceneError> {
         time_step: fields.optional("time_step", defaults::TIME_STEP, number)?,
         substeps: fields.optional("substeps", defaults::SUBSTEPS, count)?,
         steps: fields.optional("steps", defaults::STEPS, count)?,
+        max_linear_speed: fields.optional("max_linear_speed", defaults::MAX_LINEAR_SPEED, number)?,
+        max_angular_speed: fields.optional("max_angular_speed", defaults::MAX_ANGULAR_SPEED, number)?,
         bodies: fields.optional("bodies", Vec::new(), |node, at| list(node, at, body))?,
     })
 }
@@ -96,6 +109,7 @@ fn body(node: &Node, at: &Loc) -> Result<BodyDef, SceneError> {
         fixed_rotation: fields.optional("fixed_rotation", d.fixed_rotation, boolean)?,
         bullet: fields.optional("bullet", d.bullet, boolean)?,
         continuous: fields.optional("continuous", d.continuous, boolean)?,
+        safety_factor: fields.optional("safety_factor", d.safety_factor, number)?,
         awake: fields.optional("awake", d.awake, boolean)?,
         enable_sleep: fields.optional("enable_sleep", d.enable_sleep, boolean)?,
         shapes: fields.optional("shapes", d.shapes, |node, at| list(node, at, shape))?,

@@ -8,11 +8,13 @@ use crate::scenes;
 
 /// The example of `docs/scene-format.md`, one body per line.
 const EXAMPLE: &str = r#"{"name": "bullet_wall", "gravity": [0, -10], "time_step": 0.016666667, "substeps": 4, "steps": 600,
+ "max_linear_speed": 1000, "max_angular_speed": 10000,
  "bodies": [
    {"name": "ground", "type": "static", "position": [0, 0], "angle": 0,
     "shapes": [{"type": "box", "half_width": 20, "half_height": 0.5, "center": [0, 0], "angle": 0, "radius": 0}]},
    {"name": "ball", "type": "dynamic", "position": [0, 10], "angle": 0, "linear_velocity": [0, -500], "angular_velocity": 0,
-    "bullet": false, "continuous": true, "linear_damping": 0, "angular_damping": 0, "gravity_scale": 1, "fixed_rotation": false,
+    "bullet": false, "continuous": true, "safety_factor": 0.5, "linear_damping": 0, "angular_damping": 0, "gravity_scale": 1,
+    "fixed_rotation": false,
     "shapes": [{"type": "circle", "center": [0, 0], "radius": 0.1, "density": 1, "friction": 0.6, "restitution": 0, "sensor": false}]}]}"#;
 
 /// A small scene to break in the error tests, one thing per line:
@@ -46,6 +48,7 @@ fn the_documented_example_reads_as_written() {
         (scene.gravity, scene.time_step, scene.substeps, scene.steps),
         (Vec2::new(0.0, -10.0), 0.016666667, 4, 600)
     );
+    assert_eq!((scene.max_linear_speed, scene.max_angular_speed), (1000.0, 10000.0));
     let ball = &scene.bodies[1];
     assert_eq!((ball.name.as_str(), ball.body_type, ball.position), ("ball", BodyType::Dynamic, Vec2::new(0.0, 10.0)));
     assert_eq!(ball.linear_velocity, Vec2::new(0.0, -500.0));
@@ -78,6 +81,10 @@ fn absent_fields_take_their_defaults() {
         (body.angle, body.gravity_scale, body.bullet, body.continuous, body.awake, body.enable_sleep),
         (0.0, 1.0, false, true, true, true)
     );
+    // The speed caps and the safety factor are the world's own defaults.
+    let world = impact2d::WorldDef::default();
+    assert_eq!((scene.max_linear_speed, scene.max_angular_speed), (world.max_linear_speed, world.max_angular_speed));
+    assert_eq!(body.safety_factor, impact2d::BodyDef::default().safety_factor);
     let shape = &body.shapes[0];
     assert_eq!((shape.density, shape.friction, shape.restitution, shape.sensor), (1.0, 0.6, 0.0, false));
     assert_eq!(shape.filter(), impact2d::broad_phase::Filter::default());
@@ -217,6 +224,31 @@ fn malformed_files_are_located_and_named() {
             "6:61: bodies[1].shapes[0].friction: must be zero or positive, got -1",
         ),
         (broken("[0, 10]", "[0, 1e10]"), "5:39: bodies[1].position[1]: 10000000000 is beyond the supported 1e9 m"),
+        // Speed caps and safety factors out of range.
+        (
+            broken(r#""steps": 10,"#, r#""steps": 10, "max_linear_speed": 0,"#),
+            "1:82: max_linear_speed: must be positive, got 0",
+        ),
+        (
+            broken(r#""steps": 10,"#, r#""steps": 10, "max_angular_speed": -5,"#),
+            "1:83: max_angular_speed: must be positive, got -5",
+        ),
+        (
+            broken(r#""steps": 10,"#, r#""steps": 10, "max_linear_speed": 1e39,"#),
+            "1:82: max_linear_speed: 1e39 is beyond the range of f32",
+        ),
+        (
+            broken(r#""position": [0, 10],"#, r#""position": [0, 10], "safety_factor": 1.5,"#),
+            "5:61: bodies[1].safety_factor: must be at most 1, got 1.5",
+        ),
+        (
+            broken(r#""position": [0, 10],"#, r#""position": [0, 10], "safety_factor": 0,"#),
+            "5:61: bodies[1].safety_factor: must be positive, got 0",
+        ),
+        (
+            broken(r#""position": [0, 10],"#, r#""position": [0, 10], "safety_factor": "0.5","#),
+            "5:61: bodies[1].safety_factor: expected a number, got the string \"0.5\"",
+        ),
     ];
     let mut failures = Vec::new();
     for (text, expected) in &cases {
@@ -264,6 +296,65 @@ fn utf8_errors_are_located() {
     let bytes: Vec<u8> = [b"{\"name\": \"a\n".as_slice(), &[0xff], b"\"}"].concat();
     let error = std::str::from_utf8(&bytes).unwrap_err();
     assert_eq!(utf8_error_pos(&bytes, &error), Pos { line: 2, column: 1 });
+}
+
+/// The speed caps and the safety factor: every bad value (what a file can hold, and the
+/// non-finite ones code can set) is refused at its field; good ones round-trip through the
+/// file and reach the world.
+#[test]
+fn speed_caps_and_safety_factors_are_checked_and_kept() {
+    type Set = fn(&mut Scene, f32);
+    let fields: [(&str, Set); 3] = [
+        ("max_linear_speed", |s, x| s.max_linear_speed = x),
+        ("max_angular_speed", |s, x| s.max_angular_speed = x),
+        ("bodies[0].safety_factor", |s, x| s.bodies[0].safety_factor = x),
+    ];
+    let ball = BodyDef::new(BodyType::Dynamic, Vec2::ZERO).with(ShapeDef::new(Geometry::circle(0.1)));
+    for (path, set) in fields {
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, 0.0, -0.0] {
+            let mut scene = Scene::new("x", "");
+            scene.bodies.push(ball.clone());
+            set(&mut scene, bad);
+            let error = scene.validate().unwrap_err();
+            assert_eq!(error.path.to_string(), path, "{bad}: {error}");
+        }
+        let mut scene = Scene::new("x", "");
+        scene.bodies.push(ball.clone());
+        set(&mut scene, 0.25);
+        let text = scene.to_json();
+        assert!(text.contains(&format!("\"{}\": 0.25", path.rsplit('.').next().unwrap())), "{text}");
+        let back = parse_scene(&text).unwrap();
+        assert_eq!(back.scene(), &scene, "{path}");
+        let built = crate::build::build_world(&back).unwrap();
+        let (world, id) = (&built.world, built.bodies[0]);
+        let got = [world.def().max_linear_speed, world.def().max_angular_speed, world.body_safety_factor(id).unwrap()];
+        assert!(got.contains(&0.25), "{path}: {got:?}");
+    }
+    let mut scene = Scene::new("x", "");
+    scene.bodies.push(ball);
+    scene.bodies[0].safety_factor = 1.0 + f32::EPSILON;
+    assert_eq!(scene.validate().unwrap_err().to_string(), "bodies[0].safety_factor: must be at most 1, got 1.0000001");
+}
+
+/// A scene that raises the speed cap to 1000 m/s lets a body fly at 600 m/s; the default cap
+/// slows it to 400 m/s at its first step.
+#[test]
+fn a_raised_speed_cap_lets_a_body_fly_faster() {
+    let text = r#"{"gravity": [0, 0], "max_linear_speed": 1000,
+      "bodies": [{"type": "dynamic", "position": [0, 0], "linear_velocity": [600, 0],
+                  "shapes": [{"type": "circle", "radius": 0.02}]}]}"#;
+    for (text, speed) in [(text.to_owned(), 600.0), (text.replace(r#""max_linear_speed": 1000,"#, ""), 400.0)] {
+        let mut run = crate::simulation::Simulation::new(&parse_scene(&text).unwrap()).unwrap();
+        for _ in 0..3 {
+            run.step().unwrap();
+        }
+        let world = &run.world().world;
+        let body = run.world().bodies[0];
+        assert_eq!(world.linear_velocity(body).unwrap(), Vec2::new(speed, 0.0));
+        // Three steps of 1/60 s.
+        let x = world.position(body).unwrap().x;
+        assert!((x - speed * 3.0 / 60.0).abs() < 1e-3, "{speed} m/s: at {x}");
+    }
 }
 
 #[test]

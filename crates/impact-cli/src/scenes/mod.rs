@@ -265,6 +265,39 @@ mod tests {
         }
     }
 
+    /// The speeds the descriptions promise are the speeds the bodies fly at: no dynamic body
+    /// of a built-in scene starts faster than the scene's speed caps, which would slow it at
+    /// its first step (kinematic bodies are never capped). Checked on the built world, whose
+    /// velocities are those of the centers of mass.
+    #[test]
+    fn no_body_starts_beyond_the_speed_caps() {
+        for built_in in ALL {
+            let scene = built_in.scene();
+            let built = crate::build::build_world(&scene.validate().unwrap()).unwrap();
+            let w = &built.world;
+            for (body, &id) in scene.bodies.iter().zip(&built.bodies) {
+                if body.body_type != BodyType::Dynamic {
+                    continue;
+                }
+                let (v, spin) = (w.linear_velocity(id).unwrap().length(), w.angular_velocity(id).unwrap().abs());
+                let what = format!("{}: body {:?}", built_in.name, body.name);
+                assert!(v <= scene.max_linear_speed, "{what} starts at {v} m/s, capped at {}", scene.max_linear_speed);
+                assert!(spin <= scene.max_angular_speed, "{what} turns at {spin} rad/s");
+            }
+        }
+    }
+
+    /// The bullet of `bullet_paper` flies at the 600 m/s its description says.
+    #[test]
+    fn the_paper_bullet_flies_at_600_meters_per_second() {
+        let scene = find("bullet_paper").unwrap().scene().validate().unwrap();
+        let mut run = crate::simulation::Simulation::new(&scene).unwrap();
+        run.step().unwrap();
+        let bullet = run.world().bodies[3];
+        let v = run.world().world.linear_velocity(bullet).unwrap();
+        assert!((v.x - 600.0).abs() < 1e-3 && v.y < 0.0, "{v}");
+    }
+
     /// The counts the descriptions promise.
     #[test]
     fn benchmark_counts() {

@@ -64,5 +64,15 @@ pub fn malformed_scenes() -> Vec<(&'static str, String, &'static str)> {
             good.replacen("0.02", r#"0.02, "substeps": 1000"#, 1),
             "1:46: substeps: must be at most 256, got 1000",
         ),
+        (
+            "negative_speed_cap",
+            good.replacen("0.02", r#"0.02, "max_linear_speed": -400"#, 1),
+            "1:54: max_linear_speed: must be positive, got -400",
+        ),
+        (
+            "safety_factor_above_one",
+            good.replacen("[0, 10]", r#"[0, 10], "safety_factor": 2"#, 1),
+            "4:61: bodies[1].safety_factor: must be at most 1, got 2",
+        ),
     ]
 }

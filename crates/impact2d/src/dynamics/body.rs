@@ -3,6 +3,7 @@
 use super::error::{WorldError, check_finite, check_non_negative, check_vector};
 use super::handles::NULL;
 use crate::math::{Rot, Sweep, Transform, Vec2};
+use crate::settings::{CONTINUOUS_SAFETY_FACTOR, MAX_CONTINUOUS_SAFETY_FACTOR};
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,11 +46,28 @@ pub struct BodyDef {
     /// [`BULLET_MIN_MOTION`](crate::settings::BULLET_MIN_MOTION) in a step, not only when it
     /// is fast for its size (see [`BodyDef::continuous`]). For small, fast, important bodies.
     pub bullet: bool,
-    /// Continuous collision: when the body moves more than half its smallest extent in a
-    /// step ([`CONTINUOUS_SAFETY_FACTOR`](crate::settings::CONTINUOUS_SAFETY_FACTOR)), its
-    /// motion is swept against every other shape (static, kinematic and dynamic, fast or
-    /// not) so it cannot pass through any. Default true; ignored for bullets.
+    /// Continuous collision: when the body moves more than [`BodyDef::safety_factor`] times
+    /// its smallest extent in a step, its motion is swept against every other shape (static,
+    /// kinematic and dynamic, fast or not) so it cannot pass through any. Default true;
+    /// ignored for bullets.
     pub continuous: bool,
+    /// How far a dynamic body may move in a step before continuous collision sweeps it, as a
+    /// fraction of its smallest extent (about half its thickness; a turn counts as its angle
+    /// times the body's largest extent). Finite, above 0 and at most
+    /// [`MAX_CONTINUOUS_SAFETY_FACTOR`] (1: beyond it the body's middle could pass a thin wall
+    /// unswept). Default [`CONTINUOUS_SAFETY_FACTOR`] (0.5).
+    ///
+    /// The trade: a smaller factor sweeps the body at lower speeds, so it sinks less deep into
+    /// what it hits before continuous collision stops it (fewer visible overlaps), at the cost
+    /// of more time-of-impact queries; a larger one sweeps it less often and lets it sink
+    /// deeper into other bodies (up to the factor times its smallest extent in a step) before
+    /// continuous collision acts, leaving more to the contact solver's push-out. Also the
+    /// limit of the relative-motion test that leaves two dynamic bodies moving together (a
+    /// flying pile) to the contact solver: the smaller of the two bodies' limits counts.
+    /// Ignored for bullets (swept whenever they move more than
+    /// [`BULLET_MIN_MOTION`](crate::settings::BULLET_MIN_MOTION)) and for bodies that are not
+    /// dynamic or not continuous.
+    pub safety_factor: f32,
     /// Whether the body starts awake. A sleeping body wakes when touched.
     pub awake: bool,
     /// Whether the body may fall asleep. A body that may not keeps its whole island awake.
@@ -72,6 +90,7 @@ impl Default for BodyDef {
             fixed_rotation: false,
             bullet: false,
             continuous: true,
+            safety_factor: CONTINUOUS_SAFETY_FACTOR,
             awake: true,
             sleep_allowed: true,
             user_data: 0,
@@ -96,7 +115,8 @@ impl BodyDef {
     }
 
     /// Checks every number: finite, positions within
-    /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE), damping not negative.
+    /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE), damping not negative, the safety
+    /// factor in its range.
     pub(crate) fn validate(&self) -> Result<(), WorldError> {
         check_vector(self.position, "body position")?;
         check_angle(self.angle)?;
@@ -104,7 +124,22 @@ impl BodyDef {
         check_finite(self.angular_velocity, "body angular velocity")?;
         check_non_negative(self.linear_damping, "body linear damping")?;
         check_non_negative(self.angular_damping, "body angular damping")?;
-        check_finite(self.gravity_scale, "body gravity scale")
+        check_finite(self.gravity_scale, "body gravity scale")?;
+        check_safety_factor(self.safety_factor)
+    }
+}
+
+/// Fails unless `factor` is a valid [`BodyDef::safety_factor`]: finite, above 0 and at most
+/// [`MAX_CONTINUOUS_SAFETY_FACTOR`].
+pub(crate) fn check_safety_factor(factor: f32) -> Result<(), WorldError> {
+    // NaN fails both comparisons; infinity fails the upper bound.
+    if factor > 0.0 && factor <= MAX_CONTINUOUS_SAFETY_FACTOR {
+        Ok(())
+    } else {
+        Err(WorldError::InvalidValue {
+            what: "body safety factor",
+            requirement: "above 0 and at most MAX_CONTINUOUS_SAFETY_FACTOR (1)",
+        })
     }
 }
 
@@ -164,6 +199,8 @@ pub(crate) struct Body {
     pub fixed_rotation: bool,
     pub bullet: bool,
     pub continuous: bool,
+    /// [`BodyDef::safety_factor`]: the fast-body test's limit, as a fraction of `min_extent`.
+    pub safety_factor: f32,
     /// The smallest and largest extent of the body's shapes about the center of mass
     /// (meters), for the fast-body test of continuous collision.
     pub min_extent: f32,
@@ -218,6 +255,7 @@ impl Body {
             fixed_rotation: def.fixed_rotation,
             bullet: def.bullet,
             continuous: def.continuous,
+            safety_factor: def.safety_factor,
             min_extent: 0.0,
             max_extent: 0.0,
             fast_step: 0,

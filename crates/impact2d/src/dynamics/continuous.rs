@@ -72,8 +72,8 @@ use crate::math::{Sweep, Transform, Vec2, mean};
 use crate::narrow_phase::{Manifold, collide};
 use crate::query::{CoreSeparation, ShapeProxy, ToiOutput, ToiState, core_separation, time_of_impact};
 use crate::settings::{
-    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP,
-    SPECULATIVE_DISTANCE, STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
+    BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, LINEAR_SLOP, SPECULATIVE_DISTANCE,
+    STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
 };
 
 /// What continuous collision does with the rest of a step after an impact.
@@ -427,7 +427,7 @@ fn sweep_moves(s: &Sweep) -> bool {
 fn is_fast_kinematic(b: &Body) -> bool {
     let s = &b.sweep;
     let motion = (s.c2 - s.c1).length() + (s.a2 - s.a1).abs() * b.max_extent;
-    b.is_kinematic() && b.shape_count > 0 && b.is_awake() && motion > CONTINUOUS_SAFETY_FACTOR * b.min_extent
+    b.is_kinematic() && b.shape_count > 0 && b.is_awake() && motion > b.safety_factor * b.min_extent
 }
 
 impl World {
@@ -493,7 +493,7 @@ impl World {
                 && if b.bullet {
                     motion > BULLET_MIN_MOTION
                 } else {
-                    b.continuous && motion > CONTINUOUS_SAFETY_FACTOR * b.min_extent
+                    b.continuous && motion > b.safety_factor * b.min_extent
                 };
             if fast {
                 cc.stats.fast_bodies += 1;
@@ -956,7 +956,7 @@ impl World {
         // What the contact solver absorbs (a push slower than the body's fast-body limit, into
         // a body not yet deep) is left to it.
         let body = if a_pushes { b } else { a };
-        let absorbed = closing <= CONTINUOUS_SAFETY_FACTOR * body.min_extent
+        let absorbed = closing <= body.safety_factor * body.min_extent
             && -deepest.separation <= CONTINUOUS_DEEP_FRACTION * body.min_extent;
         (closing > TOI_TOLERANCE && !absorbed).then_some((deepest.point + origin, m.normal))
     }
@@ -1123,10 +1123,14 @@ impl World {
         cc.stats.substeps += 1;
         self.report_hit(e, &manifold, hit);
         let remaining = (1.0 - e.t) * dt;
-        for (body, sweep, state, other) in [(ba, sweep_a, a, (bb, sweep_b)), (bb, sweep_b, b, (ba, sweep_a))] {
+        for (body, sweep, mut state, other) in [(ba, sweep_a, a, (bb, sweep_b)), (bb, sweep_b, b, (ba, sweep_a))] {
             if !self.bodies[body].is_dynamic() {
                 continue;
             }
+            // The impulse solve can speed a body up (restitution, a heavy partner): the world's
+            // speed caps hold here as in the solver, so the rest of the step stays bounded.
+            let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
+            (state.v, state.w) = super::solver::cap_velocity(state.v, state.w, caps);
             let i = self.track(cc, body);
             let (stopped, carried) = (cc.tracks[i].stopped(), cc.tracks[i].carrier != NULL);
             if (stopped || carried) && self.bodies[other.0].is_dynamic() {
@@ -1383,7 +1387,7 @@ fn step_motion_is_slow(bodies: &Slots<Body>, slot: &[u32], tracks: &[Track], a: 
 fn kinematic_push_is_slow(k: &Body, ks: &Sweep, d: &Body, ds: &Sweep) -> bool {
     let reach = k.max_extent.min((ds.c1 - ks.c1).length() + d.max_extent);
     let push = (ks.c2 - ks.c1).length() + (ks.a2 - ks.a1).abs() * reach;
-    push <= d.min_extent.min(CONTINUOUS_SAFETY_FACTOR * k.min_extent)
+    push <= d.min_extent.min(k.safety_factor * k.min_extent)
 }
 
 /// The fast-body test applied to the relative motion of two bodies over their sweeps.
@@ -1400,7 +1404,7 @@ fn motion_of(b: &Body, s: &Sweep) -> Motion {
     let limit = match (b.is_dynamic(), b.bullet) {
         (false, _) => -1.0,
         (true, true) => BULLET_MIN_MOTION,
-        (true, false) => CONTINUOUS_SAFETY_FACTOR * b.min_extent,
+        (true, false) => b.safety_factor * b.min_extent,
     };
     Motion { translation: s.c2 - s.c1, spin: (s.a2 - s.a1).abs() * b.max_extent, limit }
 }

@@ -68,6 +68,15 @@ pub(crate) fn check_non_negative(value: f32, what: &'static str) -> Result<(), W
     }
 }
 
+/// Fails with [`WorldError::InvalidValue`] unless `value` is finite and above zero.
+pub(crate) fn check_positive(value: f32, what: &'static str) -> Result<(), WorldError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(WorldError::InvalidValue { what, requirement: "finite and positive" })
+    }
+}
+
 /// Fails with [`WorldError::InvalidValue`] unless both components are finite and within
 /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE).
 pub(crate) fn check_vector(v: crate::math::Vec2, what: &'static str) -> Result<(), WorldError> {

@@ -75,9 +75,9 @@ impl World {
         self.build_solver_bodies(h, self.def.gravity);
         let solver = &mut self.solver;
         solver.contacts.prepare(&self.graph, &self.contacts, &self.bodies, &solver.states, &k);
-        let max_speed = self.def.max_linear_speed;
+        let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
         for _ in 0..substeps {
-            integrate_velocities(&mut solver.states, &solver.sims, max_speed);
+            integrate_velocities(&mut solver.states, &solver.sims, caps);
             solver.contacts.warm_start(&mut solver.states);
             solver.contacts.solve(&mut solver.states, &k, true);
             integrate_positions(&mut solver.states, &mut solver.angles, h, solver.contacts.encoding);
@@ -176,18 +176,27 @@ fn end_rotations(start: &[f32], turned: &[f32], out: &mut Vec<Rot>) {
 }
 
 /// Gravity, forces and damping for one sub-step (`push + damping * velocity`, one row per
-/// body); speeds capped at `max_speed`.
-fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], max_speed: f32) {
+/// body); speeds capped at `caps`, the world's (linear m/s, angular rad/s).
+fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], caps: (f32, f32)) {
     for (s, sim) in states.iter_mut().zip(sims).skip(1) {
         if !sim.dynamic {
             continue;
         }
         store_velocity_row(s, sim.push + sim.damping * rows(s).0);
-        let speed_squared = s.v.length_squared();
-        if speed_squared > max_speed * max_speed {
-            s.v *= max_speed / speed_squared.sqrt();
-        }
+        (s.v, s.w) = cap_velocity(s.v, s.w, caps);
     }
+}
+
+/// A dynamic body's velocity with the world's caps `(max_linear, max_angular)` applied: the
+/// linear velocity (m/s) scaled down to `max_linear` if faster, its direction kept, and the
+/// angular velocity (rad/s) set to `max_angular` if faster, its sign kept. A velocity within
+/// both caps comes back bit for bit.
+#[inline]
+pub(crate) fn cap_velocity(v: Vec2, w: f32, (max_linear, max_angular): (f32, f32)) -> (Vec2, f32) {
+    let speed_squared = v.length_squared();
+    let v = if speed_squared > max_linear * max_linear { v * (max_linear / speed_squared.sqrt()) } else { v };
+    let w = if w.abs() > max_angular { max_angular.copysign(w) } else { w };
+    (v, w)
 }
 
 /// Moves every awake body by its velocity for one sub-step of `h` seconds; `angles` are the

@@ -3,11 +3,11 @@
 use std::time::Instant;
 
 use super::bit_set::BitSet;
-use super::body::{Body, BodyDef, BodyType, check_angle};
+use super::body::{Body, BodyDef, BodyType, check_angle, check_safety_factor};
 use super::collider::{Collider, ShapeDef};
 use super::contact::{Contact, PairMap, PointImpulse, TouchChange, mix_friction, mix_restitution};
 use super::continuous::{Continuous, ContinuousMode, shape_extents};
-use super::error::{WorldError, check_finite, check_non_negative, check_vector};
+use super::error::{WorldError, check_finite, check_non_negative, check_positive, check_vector};
 use super::events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, Events, SensorBeginEvent, SensorEndEvent};
 use super::graph::ConstraintGraph;
 use super::handles::{BodyId, NULL, ShapeId, Slots};
@@ -19,8 +19,8 @@ use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::Manifold;
 use crate::settings::{
     DEFAULT_CONTACT_DAMPING_RATIO, DEFAULT_CONTACT_HERTZ, DEFAULT_CONTACT_PUSH_MAX_SPEED, DEFAULT_HIT_EVENT_THRESHOLD,
-    DEFAULT_MAX_IMPACTS_PER_BODY, DEFAULT_MAX_LINEAR_SPEED, DEFAULT_RESTITUTION_THRESHOLD, LINEAR_SLOP, MAX_BODIES,
-    MAX_SUBSTEPS,
+    DEFAULT_MAX_ANGULAR_SPEED, DEFAULT_MAX_IMPACTS_PER_BODY, DEFAULT_MAX_LINEAR_SPEED, DEFAULT_RESTITUTION_THRESHOLD,
+    LINEAR_SLOP, MAX_BODIES, MAX_SUBSTEPS,
 };
 
 /// The settings of a world. Units: meters, kilograms, seconds.
@@ -41,8 +41,27 @@ pub struct WorldDef {
     /// Approach speed above which hit events are reported (m/s). Default
     /// [`DEFAULT_HIT_EVENT_THRESHOLD`].
     pub hit_event_threshold: f32,
-    /// Bodies are never faster than this (m/s). Default [`DEFAULT_MAX_LINEAR_SPEED`].
+    /// The fastest a dynamic body's center of mass moves (m/s; finite and positive). Default
+    /// [`DEFAULT_MAX_LINEAR_SPEED`] (400 m/s).
+    ///
+    /// A faster dynamic body is slowed to this speed, its direction kept, whenever its velocity
+    /// is integrated (at each solver sub-step, after gravity, forces and damping) and after
+    /// each impact continuous collision resolves. So a body created, set or pushed faster moves
+    /// at this speed from its next step on: a scene whose bodies must fly faster (a 600 m/s
+    /// bullet) raises the cap. The contact impulses of a sub-step act after the cap, so a body
+    /// may end a step a little faster than it. Kinematic bodies are not capped (they move as
+    /// they are told). The cap keeps each body's motion per step bounded, so continuous
+    /// collision's swept boxes and times of impact stay bounded and positions finite.
     pub max_linear_speed: f32,
+    /// The fastest a dynamic body turns (rad/s; finite and positive). Default
+    /// [`DEFAULT_MAX_ANGULAR_SPEED`] (10 000 rad/s, about 1600 turns per second).
+    ///
+    /// Applied where [`WorldDef::max_linear_speed`] is, the same way: a faster body's angular
+    /// velocity is set to this speed, its sign kept. Not a rotation clamp for continuous
+    /// collision (the time of impact is rotation-safe; see [`WorldDef::max_rotation`] for a
+    /// clamp per step): a guard that keeps each body's turn per step bounded, so the swept
+    /// boxes and the time of impact's work stay bounded and angles finite.
+    pub max_angular_speed: f32,
     /// Whether resting islands fall asleep. Default true.
     pub enable_sleep: bool,
     /// Whether each step starts from the last step's impulses. Default true.
@@ -83,6 +102,7 @@ impl Default for WorldDef {
             restitution_threshold: DEFAULT_RESTITUTION_THRESHOLD,
             hit_event_threshold: DEFAULT_HIT_EVENT_THRESHOLD,
             max_linear_speed: DEFAULT_MAX_LINEAR_SPEED,
+            max_angular_speed: DEFAULT_MAX_ANGULAR_SPEED,
             enable_sleep: true,
             enable_warm_starting: true,
             enable_continuous: true,
@@ -102,7 +122,8 @@ impl WorldDef {
         check_non_negative(self.contact_push_max_speed, "contact push max speed")?;
         check_non_negative(self.restitution_threshold, "restitution threshold")?;
         check_non_negative(self.hit_event_threshold, "hit event threshold")?;
-        check_non_negative(self.max_linear_speed, "max linear speed")?;
+        check_positive(self.max_linear_speed, "max linear speed")?;
+        check_positive(self.max_angular_speed, "max angular speed")?;
         super::continuous::validate(self)
     }
 }
@@ -189,8 +210,8 @@ pub struct World {
 impl World {
     /// An empty world.
     ///
-    /// Errors: [`WorldError::InvalidValue`] for a non-finite gravity or a negative or
-    /// non-finite setting.
+    /// Errors: [`WorldError::InvalidValue`] for a non-finite gravity, a negative or
+    /// non-finite setting, or a speed cap that is not positive.
     pub fn new(def: &WorldDef) -> Result<World, WorldError> {
         def.validate()?;
         Ok(World {
@@ -292,6 +313,21 @@ impl World {
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), WorldError> {
         check_vector(gravity, "gravity")?;
         self.def.gravity = gravity;
+        Ok(())
+    }
+
+    /// Sets the speed caps: [`WorldDef::max_linear_speed`] (m/s) and
+    /// [`WorldDef::max_angular_speed`] (rad/s). They act from the next step on, when the
+    /// velocities are integrated: a body faster than a new cap keeps its velocity until then.
+    /// Sleeping bodies stay asleep.
+    ///
+    /// Errors: [`WorldError::InvalidValue`] unless both are finite and positive; nothing
+    /// changes then.
+    pub fn set_max_speeds(&mut self, linear: f32, angular: f32) -> Result<(), WorldError> {
+        check_positive(linear, "max linear speed")?;
+        check_positive(angular, "max angular speed")?;
+        self.def.max_linear_speed = linear;
+        self.def.max_angular_speed = angular;
         Ok(())
     }
 
@@ -482,13 +518,35 @@ impl World {
     }
 
     /// Whether continuous collision swept the body as fast in the last step: a dynamic body
-    /// that moved (rotation included) more than `CONTINUOUS_SAFETY_FACTOR` times its smallest
-    /// extent, or a moving bullet, or a body deep in a static shape (see
-    /// [`ContinuousStats`](super::ContinuousStats)). Always false when continuous collision is
-    /// off. Errors: [`WorldError::StaleHandle`].
+    /// that moved (rotation included) more than its safety factor
+    /// ([`World::body_safety_factor`]) times its smallest extent, or a moving bullet, or a body
+    /// deep in a static shape (see [`ContinuousStats`](super::ContinuousStats)). Always false
+    /// when continuous collision is off. Errors: [`WorldError::StaleHandle`].
     pub fn is_fast(&self, id: BodyId) -> Result<bool, WorldError> {
         let b = self.body(id)?;
         Ok(self.step_count > 0 && b.fast_step == self.step_count)
+    }
+
+    /// The body's safety factor for continuous collision ([`BodyDef::safety_factor`]: how far
+    /// it may move in a step before it is swept, as a fraction of its smallest extent).
+    /// Errors: [`WorldError::StaleHandle`].
+    pub fn body_safety_factor(&self, id: BodyId) -> Result<f32, WorldError> {
+        Ok(self.body(id)?.safety_factor)
+    }
+
+    /// Sets the body's safety factor for continuous collision (see [`BodyDef::safety_factor`]
+    /// for what it trades); the fast-body test uses it from the next step on. Accepted for
+    /// every body, used only for dynamic continuous bodies that are not bullets.
+    ///
+    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] unless it is finite,
+    /// above 0 and at most
+    /// [`MAX_CONTINUOUS_SAFETY_FACTOR`](crate::settings::MAX_CONTINUOUS_SAFETY_FACTOR) (1); the
+    /// body keeps its factor then.
+    pub fn set_body_safety_factor(&mut self, id: BodyId, factor: f32) -> Result<(), WorldError> {
+        let index = self.body_index(id)?;
+        check_safety_factor(factor)?;
+        self.bodies[index].safety_factor = factor;
+        Ok(())
     }
 
     /// The body's user data. Errors: [`WorldError::StaleHandle`].
