@@ -6,7 +6,8 @@
 //! fast-body test, core shapes and chain early-outs of Box2D v3.
 //!
 //! 1. **Fast bodies**: a dynamic body whose motion in the step (center displacement plus
-//!    rotation times its largest extent) exceeds half its smallest extent, a bullet moving
+//!    rotation times its largest extent) exceeds its safety factor ([`super::BodyDef::safety_factor`],
+//!    half by default) times its smallest extent, a bullet moving
 //!    more than the linear slop, or a moving body that started the step deep in a static or
 //!    kinematic shape (`CONTINUOUS_DEEP_FRACTION` of its smallest extent), which the contact
 //!    solver may push through a thin wall. In [`ContinuousMode::NoTimeLoss`], kinematic
