@@ -248,11 +248,11 @@ impl Level {
         if self.side == 0 { [fraction, 1.0] } else { [1.0, fraction] }
     }
 
-    /// The levels to try when this one touches at the start: from the whole shapes, each
-    /// dynamic body's core (`dynamic`: whether A and B are dynamic); from a core, its centroid.
-    fn deeper(self, dynamic: [bool; 2]) -> impl Iterator<Item = Level> {
+    /// The levels to try when this one touches at the start: from the whole shapes, the core
+    /// of each body that may be shrunk (`shrunk`, for A and B); from a core, its centroid.
+    fn deeper(self, shrunk: [bool; 2]) -> impl Iterator<Item = Level> {
         let sides = match self.depth {
-            0 => [dynamic[0].then_some(0), dynamic[1].then_some(1)],
+            0 => [shrunk[0].then_some(0), shrunk[1].then_some(1)],
             1 => [Some(self.side), None],
             _ => [None, None],
         };
@@ -894,16 +894,23 @@ impl World {
     /// found, if any. Shapes touching at the start are tried again with one dynamic body's
     /// shape shrunk to its core against the other's whole shape, then shrunk to its centroid:
     /// an impact only when that core (or centroid) meets the other shape, that is when the
-    /// body is about to pass through it. Each dynamic body is tried so (static and kinematic
-    /// bodies pass through nothing), and never two cores against each other: a small body
-    /// pressed through a thin plate meets the whole plate, not the plate's shorter core. The
+    /// bodies are about to pass through each other. The body shrunk is the dynamic one (static
+    /// and kinematic bodies pass through nothing), the smaller by its largest extent when both
+    /// are; never two cores against each other: a small body pressed through a thin plate
+    /// meets the whole plate, not the plate's shorter core. The
     /// time of impact of a level waits in the heap, at a lower bound on it, and is computed
     /// when it comes up: `resumed` is then that time, where the first level's query runs at
     /// once, and no event is queued before it (impacts go in time order).
     #[inline(always)]
     fn advance(&self, cc: &mut Continuous, pair: (u64, u32, u32), s: &PairSweeps, from: Level, resumed: Option<f32>) {
         let (ca, cb) = (&self.colliders[pair.1], &self.colliders[pair.2]);
-        let dynamic = [self.bodies[ca.body].is_dynamic(), self.bodies[cb.body].is_dynamic()];
+        let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
+        // The body shrunk: a dynamic one, the smaller when both are (its core meets the other's
+        // whole shape whenever either passes through the other's middle).
+        let shrunk = match (a.is_dynamic(), b.is_dynamic()) {
+            (true, true) => [a.max_extent <= b.max_extent, a.max_extent > b.max_extent],
+            sides => [sides.0, sides.1],
+        };
         let mut todo = [from; 3];
         let mut count = 1;
         while count > 0 {
@@ -920,7 +927,7 @@ impl World {
                     continue;
                 }
                 // The level touches at the start: on to the next ones.
-                for next in level.deeper(dynamic) {
+                for next in level.deeper(shrunk) {
                     todo[count] = next;
                     count += 1;
                 }
