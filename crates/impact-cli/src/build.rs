@@ -29,13 +29,15 @@ pub struct BuildError {
     pub source: WorldError,
 }
 
-/// Builds the world of `scene`: its gravity and, in order, each body with its shapes (a
-/// body's user data is its index in the scene). Contacts start at the first step.
+/// Builds the world of `scene`: its gravity and continuous collision setting and, in order,
+/// each body with its shapes (a body's user data is its index in the scene). Contacts start
+/// at the first step.
 ///
 /// Errors: [`BuildError`] naming the body or shape the world refused.
 pub fn build_world(scene: &ValidScene) -> Result<SceneWorld, BuildError> {
     let at = |path: String| move |source| BuildError { path, source };
-    let def = WorldDef { gravity: scene.scene().gravity, ..WorldDef::default() };
+    let s = scene.scene();
+    let def = WorldDef { gravity: s.gravity, enable_continuous: s.enable_continuous, ..WorldDef::default() };
     let mut world = World::new(&def).map_err(at("gravity".into()))?;
     let mut bodies = Vec::with_capacity(scene.scene().bodies.len());
     let mut shapes = Vec::with_capacity(bodies.capacity());

@@ -73,6 +73,11 @@ pub struct Scene {
     pub substeps: u32,
     /// How many steps a run takes.
     pub steps: u32,
+    /// Continuous collision in the world ([`impact2d::WorldDef::enable_continuous`]): false
+    /// checks for overlap only at the end of each step, so fast bodies may pass through thin
+    /// ones (for comparison and for tests that must see that happen).
+    #[serde(skip_serializing_if = "is_true")]
+    pub enable_continuous: bool,
     /// The bodies, in order.
     pub bodies: Vec<BodyDef>,
 }
@@ -502,6 +507,7 @@ impl Scene {
             time_step: defaults::TIME_STEP,
             substeps: defaults::SUBSTEPS,
             steps: defaults::STEPS,
+            enable_continuous: true,
             bodies: Vec::new(),
         }
     }

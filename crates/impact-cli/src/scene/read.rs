@@ -9,7 +9,8 @@ use super::{BodyDef, BodyType, FieldPath, Geometry, PathStep, Scene, SceneError,
 use crate::json::{Member, Node, Pos, Value};
 
 /// The fields of the scene object.
-const SCENE_FIELDS: &[&str] = &["name", "description", "gravity", "time_step", "substeps", "steps", "bodies"];
+const SCENE_FIELDS: &[&str] =
+    &["name", "description", "gravity", "time_step", "substeps", "steps", "enable_continuous", "bodies"];
 
 /// The fields of a body object.
 const BODY_FIELDS: &[&str] = &[
@@ -58,6 +59,7 @@ pub(super) fn scene(root: &Node) -> Result<Scene, SceneError> {
         time_step: fields.optional("time_step", defaults::TIME_STEP, number)?,
         substeps: fields.optional("substeps", defaults::SUBSTEPS, count)?,
         steps: fields.optional("steps", defaults::STEPS, count)?,
+        enable_continuous: fields.optional("enable_continuous", true, boolean)?,
         bodies: fields.optional("bodies", Vec::new(), |node, at| list(node, at, body))?,
     })
 }
