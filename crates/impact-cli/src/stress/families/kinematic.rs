@@ -28,8 +28,8 @@ const CLEARANCE: f32 = LONGEST_WALL + 2.0 * LARGEST_BODY + 0.3;
 ///   round a pivot (a kinematic body turning, the plate along its radius out to 2 to 5 m), so
 ///   their outer ends move at up to 300 m/s and stay in the box;
 /// - 2 to 5 dynamic walls 1 cm thick and 0.5 to 2 m long (density 1 to 50), at rest;
-/// - 20 to 80 balls and boxes 5 to 30 cm across (density 1 to 10), at rest, in the sweeps of
-///   the kinematic bodies and around them.
+/// - 20 to 80 balls and boxes 5 to 30 cm across (density 1 to 10, a third of them bullets),
+///   at rest, in the sweeps of the kinematic bodies and around them.
 ///
 /// The kinematic bodies' discs keep [`CLEARANCE`] from each other and from the walls. Rules:
 /// nothing passes a rotor, a pusher, a dynamic wall or a wall of the box; every center stays
@@ -113,13 +113,14 @@ fn pusher(b: &mut Build, room: &mut Room, i: u32) -> bool {
 }
 
 /// Field body `k`: a ball or box anywhere off the other shapes (in the sweep of a kinematic
-/// body or beside it), at rest. False when there was no room.
+/// body or beside it), at rest, a bullet for a third of them. False when there was no room.
 fn field_body(b: &mut Build, room: &mut Room, k: u32) -> bool {
     let (geometry, half) = b.small_shape((0.05, LARGEST_BODY));
     let Some(p) = room.spot(b, half * std::f32::consts::SQRT_2, 0.02) else { return false };
     let shape = b.solid(geometry, (1.0, 10.0));
     let mut body = dynamic(&format!("{} {k}", shape.geometry.kind()), p).with(shape);
     body.angle = b.rng.angle();
+    body.bullet = b.rng.chance(1.0 / 3.0);
     b.add(body);
     true
 }
