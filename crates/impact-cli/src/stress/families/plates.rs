@@ -34,8 +34,9 @@ pub(in crate::stress) fn plates(b: &mut Build) {
     for k in 0..bullets {
         bullet(b, &mut placer, k, longest);
     }
+    let plates = if count == 1 { "a plate".to_owned() } else { format!("{count} plates") };
     b.scene.description = format!(
-        "{bullets} bullets (2-5 cm, 120-400 m/s) fired at {count} plates 1 cm thick held in slots, one behind another"
+        "{bullets} bullets (2-5 cm, 120-400 m/s) fired at {plates} 1 cm thick held in slots, one behind another"
     );
 }
 
