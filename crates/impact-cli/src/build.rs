@@ -30,8 +30,9 @@ pub struct BuildError {
     pub source: WorldError,
 }
 
-/// Builds the world of `scene`: its gravity and speed caps and, in order, each body with its
-/// shapes (a body's user data is its index in the scene). Contacts start at the first step.
+/// Builds the world of `scene`: its gravity, speed caps and continuous collision setting
+/// and, in order, each body with its shapes (a body's user data is its index in the scene).
+/// Contacts start at the first step.
 ///
 /// Errors: [`BuildError`] naming the body or shape the world refused (`scene` for the world's
 /// settings, which validation has checked already).
@@ -42,6 +43,7 @@ pub fn build_world(scene: &ValidScene) -> Result<SceneWorld, BuildError> {
         gravity: s.gravity,
         max_linear_speed: s.max_linear_speed,
         max_angular_speed: s.max_angular_speed,
+        enable_continuous: s.enable_continuous,
         ..WorldDef::default()
     };
     let mut world = World::new(&def).map_err(at("scene".into()))?;

@@ -7,6 +7,7 @@
 //! - [`simulation`]: a scene run step by step, with its trace, summary and statistics.
 //! - [`replay`]: the frames of a run and the self-contained HTML player.
 //! - [`render`]: PNG frames of a replay.
+//! - [`stress`]: adversarial scene families with pass-through checks at every step.
 
 #![warn(missing_docs)]
 
@@ -17,3 +18,4 @@ pub mod replay;
 pub mod scene;
 pub mod scenes;
 pub mod simulation;
+pub mod stress;

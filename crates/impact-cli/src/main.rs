@@ -4,12 +4,14 @@
 //! writes what is asked (summary, trace, replay, PNG frames); `impact bench` times scenes;
 //! `impact list`, `impact export` and `impact check` show, write and check scene files (see
 //! `docs/scene-format.md`); `impact toi` answers time-of-impact queries in batch (see
-//! `docs/toi-format.md`).
+//! `docs/toi-format.md`); `impact stress` runs generated adversarial scenes with
+//! pass-through checks at every step (see `docs/stress.md`).
 
 mod bench_command;
 mod run_command;
 mod scene_command;
 mod showcase;
+mod stress_command;
 mod toi_batch;
 mod toi_command;
 
@@ -42,6 +44,8 @@ enum Command {
     Export(scene_command::ExportArgs),
     /// Check a scene file: report its first problem as FILE:LINE:COLUMN: field: problem
     Check(scene_command::CheckArgs),
+    /// Run generated adversarial scenes, checking at every step that nothing passes through
+    Stress(stress_command::StressArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::List) => finish(scene_command::list(), scene_command::FileError::is_broken_pipe),
         Some(Command::Export(args)) => finish(scene_command::export(args), scene_command::FileError::is_broken_pipe),
         Some(Command::Check(args)) => finish(scene_command::check(args), scene_command::FileError::is_broken_pipe),
+        Some(Command::Stress(args)) => finish(stress_command::stress(args), scene_command::FileError::is_broken_pipe),
     }
 }
 

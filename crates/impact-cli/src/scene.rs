@@ -87,6 +87,11 @@ pub struct Scene {
     /// (`impact2d::WorldDef::max_angular_speed`).
     #[serde(skip_serializing_if = "is_default_max_angular_speed")]
     pub max_angular_speed: f32,
+    /// Continuous collision in the world ([`impact2d::WorldDef::enable_continuous`]): false
+    /// checks for overlap only at the end of each step, so fast bodies may pass through thin
+    /// ones (for comparison and for tests that must see that happen).
+    #[serde(skip_serializing_if = "is_true")]
+    pub enable_continuous: bool,
     /// The bodies, in order.
     pub bodies: Vec<BodyDef>,
 }
@@ -523,6 +528,7 @@ impl Scene {
             steps: defaults::STEPS,
             max_linear_speed: defaults::MAX_LINEAR_SPEED,
             max_angular_speed: defaults::MAX_ANGULAR_SPEED,
+            enable_continuous: true,
             bodies: Vec::new(),
         }
     }

@@ -18,6 +18,7 @@ const SCENE_FIELDS: &[&str] = &[
     "steps",
     "max_linear_speed",
     "max_angular_speed",
+    "enable_continuous",
     "bodies",
 ];
 
@@ -71,6 +72,7 @@ pub(super) fn scene(root: &Node) -> Result<Scene, SceneError> {
         steps: fields.optional("steps", defaults::STEPS, count)?,
         max_linear_speed: fields.optional("max_linear_speed", defaults::MAX_LINEAR_SPEED, number)?,
         max_angular_speed: fields.optional("max_angular_speed", defaults::MAX_ANGULAR_SPEED, number)?,
+        enable_continuous: fields.optional("enable_continuous", true, boolean)?,
         bodies: fields.optional("bodies", Vec::new(), |node, at| list(node, at, body))?,
     })
 }

@@ -384,6 +384,22 @@ fn every_built_in_round_trips_through_its_file() {
     }
 }
 
+/// `enable_continuous: false` reads, is written back (true, the default, is left out) and
+/// reaches the world's definition.
+#[test]
+fn continuous_collision_can_be_switched_off() {
+    let text = r#"{"name": "off", "enable_continuous": false, "bodies": []}"#;
+    let scene = parse_scene(text).unwrap();
+    assert!(!scene.scene().enable_continuous);
+    let json = scene.scene().to_json();
+    assert!(json.contains(r#""enable_continuous": false"#), "{json}");
+    assert_eq!(parse_scene(&json).unwrap().scene(), scene.scene());
+    assert!(!crate::build::build_world(&scene).unwrap().world.def().enable_continuous);
+    assert!(!Scene::new("on", "").to_json().contains("enable_continuous"));
+    let error = parse_scene(r#"{"enable_continuous": 1}"#).unwrap_err();
+    assert_eq!(error.path, "enable_continuous", "{error}");
+}
+
 #[test]
 fn exports_leave_defaults_out() {
     let text = scenes::find("thin_plane").unwrap().scene().to_json();
