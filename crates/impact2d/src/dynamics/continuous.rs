@@ -918,8 +918,9 @@ impl World {
             let level = todo[count];
             let first = resumed.filter(|_| level == from);
             if self.advance_level(cc, pair, s, level, first, resumed) {
-                if let Some((point, normal)) = self.kinematic_push(pair, s).filter(|_| level.depth == 0) {
-                    // A kinematic body pushes into the dynamic one it touches: an impact now.
+                let push = if level.depth == 0 { self.touching_push(pair, s) } else { None };
+                if let Some((point, normal)) = push {
+                    // The shapes touch and push into each other: an impact now.
                     let (t, versions) = (resumed.unwrap_or(s.base), self.versions(cc, ca.body, cb.body));
                     let (key, shape_a, shape_b) = pair;
                     let (core, pending) = (false, None);
@@ -940,32 +941,37 @@ impl World {
         [self.version_of(cc, a), self.version_of(cc, b)]
     }
 
-    /// The contact point (world, meters) and normal (from A to B) where, of two shapes that
-    /// touch at the start of their sweeps, one on a moving kinematic body pushes into the
-    /// other, on a dynamic body: at the deepest point of their manifold, the gap closes by
-    /// more than the TOI tolerance over the sweeps, in the kinematic body's frame, and more
-    /// than the body's fast-body limit or into a body already deeper than
-    /// [`CONTINUOUS_DEEP_FRACTION`] of its smallest extent. Such
-    /// a pair is an impact at once: the pusher cannot be stopped, and a contact left to the
-    /// core levels would let it sink half the body deep first.
-    fn kinematic_push(&self, (_, shape_a, shape_b): (u64, u32, u32), s: &PairSweeps) -> Option<(Vec2, Vec2)> {
+    /// The contact point (world, meters) and normal (from A to B) where two shapes that touch
+    /// at the start of their sweeps push into each other: at the deepest point of their
+    /// manifold, the gap closes by more than the TOI tolerance over the sweeps (in A's frame,
+    /// so a turning face counts). Such a pair is an impact at once, where the core levels
+    /// would let one shape sink half the other's size deep first (a plate's end into the
+    /// post of its slot: its core is shorter than the plate), unless the contact solver has
+    /// absorbed the push:
+    /// - after an impact earlier in the step (the sweeps start later than the step) no contact
+    ///   solver saw the new motion, so nothing is absorbed;
+    /// - over the whole step, the contact solver saw the contact: a push within the dynamic
+    ///   bodies' fast-body limits, into bodies not deeper than [`CONTINUOUS_DEEP_FRACTION`] of
+    ///   their smallest extent, is its; two dynamic bodies are always left to it and the core
+    ///   levels (a pile); a body against a static or kinematic one is not (a fast spinner's tip
+    ///   on a wall, a turning paddle).
+    fn touching_push(&self, (_, shape_a, shape_b): (u64, u32, u32), s: &PairSweeps) -> Option<(Vec2, Vec2)> {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
-        let a_pushes = a.is_kinematic() && s.moves_a && b.is_dynamic();
-        if !(a_pushes || b.is_kinematic() && s.moves_b && a.is_dynamic()) {
+        if s.base == 0.0 && a.is_dynamic() == b.is_dynamic() {
             return None;
         }
         let origin = s.sweep_a.c1;
         let (sa, sb) = (s.sweep_a.rebased(origin), s.sweep_b.rebased(origin));
         let m = collide(&ca.geometry, sa.transform_at(0.0), &cb.geometry, sb.transform_at(0.0), SPECULATIVE_DISTANCE);
         let deepest = m.points().iter().min_by(|p, q| p.separation.total_cmp(&q.separation))?;
-        let (kinematic, other, toward) = if a_pushes { (&sa, &sb, m.normal) } else { (&sb, &sa, -m.normal) };
-        let closing = -gap_change(kinematic, other, deepest.point, toward);
-        // What the contact solver absorbs (a push slower than the body's fast-body limit, into
-        // a body not yet deep) is left to it.
-        let body = if a_pushes { b } else { a };
-        let absorbed = closing <= body.safety_factor * body.min_extent
-            && -deepest.separation <= CONTINUOUS_DEEP_FRACTION * body.min_extent;
+        let closing = -gap_change(&sa, &sb, deepest.point, m.normal);
+        let limits = |x: &Body| match x.is_dynamic() {
+            true => (x.safety_factor * x.min_extent, CONTINUOUS_DEEP_FRACTION * x.min_extent),
+            false => (f32::MAX, f32::MAX),
+        };
+        let ((push_a, deep_a), (push_b, deep_b)) = (limits(a), limits(b));
+        let absorbed = s.base == 0.0 && closing <= push_a.min(push_b) && -deepest.separation <= deep_a.min(deep_b);
         (closing > TOI_TOLERANCE && !absorbed).then_some((deepest.point + origin, m.normal))
     }
 
@@ -1440,11 +1446,12 @@ fn falls_behind(kinematic: &Sweep, flight: &Sweep, point: Vec2, normal: Vec2) ->
     gap_change(kinematic, flight, point, normal) < 0.0
 }
 
-/// How much the gap (meters) at `point` (world, meters) between a kinematic body moving over
-/// `kinematic` and a body moving over `body` grows over the sweeps, along the kinematic body's
-/// `normal` (unit, toward the other body) turned with it: the other body's copy of the point
-/// less the kinematic body's, at the end. Measured in the kinematic body's frame, so a face
-/// that turns into a body keeping pace with it along the start normal counts as closing.
+/// How much the gap (meters) at `point` (world, meters) between a body moving over `kinematic`
+/// (a kinematic body, or any body whose frame the gap is measured in) and a body moving over
+/// `body` grows over the sweeps, along the first body's `normal` (unit, toward the other
+/// body) turned with it: the other body's copy of the point less the first body's, at the
+/// end. Measured in the first body's frame, so a face that turns into a body keeping pace
+/// with it along the start normal counts as closing.
 fn gap_change(kinematic: &Sweep, body: &Sweep, point: Vec2, normal: Vec2) -> f32 {
     let origin = kinematic.c1;
     let (k, f) = (kinematic.rebased(origin), body.rebased(origin));

@@ -94,11 +94,20 @@ impl Events {
     }
 
     /// Sorts every list by its shape handles (stable, so a pair that begins and ends in one
-    /// step keeps its order).
+    /// step keeps its order), and keeps one hit event per pair, the fastest.
     pub fn sort(&mut self) {
         self.contact_begin.sort_by_key(|e| (e.shape_a, e.shape_b));
         self.contact_end.sort_by_key(|e| (e.shape_a, e.shape_b));
         self.contact_hit.sort_by_key(|e| (e.shape_a, e.shape_b));
+        // One hit per pair and step, the fastest (continuous collision may resolve a pair's
+        // impacts more than once in a step; the contact solver reports once per contact).
+        self.contact_hit.dedup_by(|later, kept| {
+            let same = (later.shape_a, later.shape_b) == (kept.shape_a, kept.shape_b);
+            if same && later.approach_speed > kept.approach_speed {
+                *kept = *later;
+            }
+            same
+        });
         self.sensor_begin.sort();
         self.sensor_end.sort();
     }
