@@ -168,6 +168,12 @@ impl Sweep {
         self.c1 + t * (self.c2 - self.c1)
     }
 
+    /// The first fraction `t` of this sweep (0 < t <= 1) as a sweep of its own: the same start,
+    /// ending where this one is at `t`.
+    pub(crate) fn part(&self, t: f32) -> Sweep {
+        Sweep { c2: self.center_at(t), a2: self.angle_at(t), ..*self }
+    }
+
     /// True when every field is a finite number.
     pub fn is_finite(&self) -> bool {
         self.local_center.is_finite()

@@ -966,6 +966,11 @@ impl World {
         let m = collide(&ca.geometry, sa.transform_at(0.0), &cb.geometry, sb.transform_at(0.0), SPECULATIVE_DISTANCE);
         let deepest = m.points().iter().min_by(|p, q| p.separation.total_cmp(&q.separation))?;
         let closing = -gap_change(&sa, &sb, deepest.point, m.normal);
+        // A fast turn may carry the point in and out again before the end: the gap early on too.
+        let closing = CLOSING_SAMPLES
+            .iter()
+            .map(|&t| -gap_change(&sa.part(t), &sb.part(t), deepest.point, m.normal))
+            .fold(closing, f32::max);
         let limits = |x: &Body| match x.is_dynamic() {
             true => (x.safety_factor * x.min_extent, CONTINUOUS_DEEP_FRACTION * x.min_extent),
             false => (f32::MAX, f32::MAX),
@@ -1460,6 +1465,11 @@ fn gap_change(kinematic: &Sweep, body: &Sweep, point: Vec2, normal: Vec2) -> f32
     let (on_kinematic, on_body) = (k1.apply(k0.inv_apply(p)), f1.apply(f0.inv_apply(p)));
     (on_body - on_kinematic).dot(k1.q.rotate(k0.q.inv_rotate(normal)))
 }
+
+/// The fractions of a pair's sweeps at which `World::touching_push` also measures how the gap
+/// at their contact changed: a body turning a radian or more in the rest of the step may
+/// carry the contact point into the other shape and out again before the end.
+const CLOSING_SAMPLES: [f32; 3] = [0.125, 0.25, 0.5];
 
 /// Two bodies' sweeps over the rest of the step from the later of their starts, the
 /// fraction `base` of the step.
