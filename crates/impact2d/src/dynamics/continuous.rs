@@ -951,14 +951,17 @@ impl World {
     /// - after an impact earlier in the step (the sweeps start later than the step) no contact
     ///   solver saw the new motion, so nothing is absorbed;
     /// - over the whole step, the contact solver saw the contact: a push within the dynamic
-    ///   bodies' fast-body limits, into bodies not deeper than [`CONTINUOUS_DEEP_FRACTION`] of
-    ///   their smallest extent, is its; two dynamic bodies are always left to it and the core
-    ///   levels (a pile); a body against a static or kinematic one is not (a fast spinner's tip
-    ///   on a wall, a turning paddle).
+    ///   body's fast-body limit, into a body not deeper than [`CONTINUOUS_DEEP_FRACTION`] of
+    ///   its smallest extent, is its (a fast spinner's tip on a wall, a turning paddle are not).
+    ///
+    /// Only a dynamic body against a static or kinematic one: two dynamic bodies are left to
+    /// the core levels and the contact solver (in a packed block that a heavy body hits, every
+    /// box pushes into its neighbors, and impacts at once would cascade through the block and
+    /// stop it at the impact cap).
     fn touching_push(&self, (_, shape_a, shape_b): (u64, u32, u32), s: &PairSweeps) -> Option<(Vec2, Vec2)> {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
-        if s.base == 0.0 && a.is_dynamic() == b.is_dynamic() {
+        if a.is_dynamic() == b.is_dynamic() {
             return None;
         }
         let origin = s.sweep_a.c1;
@@ -1152,14 +1155,20 @@ impl World {
             (state.v, state.w) = super::solver::cap_velocity(state.v, state.w, caps);
             let i = self.track(cc, body);
             let (stopped, carried) = (cc.tracks[i].stopped(), cc.tracks[i].carrier != NULL);
-            if (stopped || carried) && self.bodies[other.0].is_dynamic() {
-                // It acts as fixed (see `impact_body`): the other body bounced off it, and its
-                // motion and the events queued with it hold.
+            if carried && self.bodies[other.0].is_dynamic() {
+                // It moves with its carrier (see `impact_body`): the other body bounced off it,
+                // and its motion and the events queued with it hold.
                 continue;
             }
-            if !(stopped || carried) {
+            if !carried {
                 let body_ref = &mut self.bodies[body];
                 (body_ref.linear_velocity, body_ref.angular_velocity) = (state.v, state.w);
+            }
+            if stopped && self.bodies[other.0].is_dynamic() {
+                // It stands where it stopped, its new velocity kept for the next step: its
+                // motion and the events queued with it hold, and the impact does not count
+                // toward its cap (a kinematic body that comes later must still carry it).
+                continue;
             }
             cc.tracks[i].impacts += 1;
             let motion = self.motion_after(cc, i, e, &manifold, (&sweep, state, remaining), other);
@@ -1268,14 +1277,15 @@ impl World {
         cc.tracks.len() - 1
     }
 
-    /// A body as the impulse solve of an impact in a step of `dt` seconds sees it. A body
-    /// that continuous collision stopped earlier in the step stands still for the rest of it
-    /// whatever its velocity, and one that a kinematic body carries moves with it: the solve
-    /// sees either as a body of infinite mass moving as its track does (they keep their
-    /// velocities and motions; the other body bounces off).
+    /// A body as the impulse solve of an impact in a step of `dt` seconds sees it. One that a
+    /// kinematic body carries moves with it: the solve sees it as part of the kinematic body,
+    /// of infinite mass, moving as its track does (it keeps its velocity and motion; the other
+    /// body bounces off). A body that continuous collision stopped takes its share of the
+    /// impulse into its velocity, which it keeps for the next step (momentum is kept: a heavy
+    /// body stopped at the cap is no wall for the next one).
     fn impact_body(&self, cc: &Continuous, body: u32, center: Vec2, dt: f32) -> ImpactBody {
         let b = &self.bodies[body];
-        let held = cc.track_of(body).map(|i| &cc.tracks[i]).filter(|t| t.stopped() || t.carrier != NULL);
+        let held = cc.track_of(body).map(|i| &cc.tracks[i]).filter(|t| t.carrier != NULL);
         match (b.is_dynamic(), held) {
             (true, None) => ImpactBody {
                 v: b.linear_velocity,
