@@ -461,10 +461,21 @@ impl MovingSet {
     }
 }
 
+/// Keys below which [`radix_sort`] compares instead: its fixed cost (three histograms of 2048
+/// buckets to clear, scan and sum, about 60,000 instructions) is more than a comparison sort
+/// of this many keys. A kinematic paddle among 40 boxes (`benchmarks::paddle`) sorts about a
+/// hundred keys a step: a fifth of its step's instructions went to the histograms.
+const RADIX_MIN_KEYS: usize = 256;
+
 /// Sorts `keys` by their high 32 bits, stable (ties keep their order): a least significant
 /// digit radix sort in three passes of 11 bits, skipping a pass where every key has the same
-/// digit; `scratch` is working space.
+/// digit; `scratch` is working space. Fewer than [`RADIX_MIN_KEYS`] keys get the standard
+/// library's stable sort instead (the same order; its scratch for so few keys is on the stack).
 fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>) {
+    if keys.len() < RADIX_MIN_KEYS {
+        keys.sort_by_key(|&k| k >> 32);
+        return;
+    }
     const DIGIT: u32 = 11;
     const BUCKETS: usize = 1 << DIGIT;
     let digit = |k: u64, pass: u32| (k >> (32 + DIGIT * pass)) as usize & (BUCKETS - 1);
@@ -642,10 +653,24 @@ mod tests {
         radix_sort(&mut keys, &mut Vec::new());
         assert_eq!(keys, expected);
         // One distinct high half: every pass is skipped, the order kept.
-        let mut same: Vec<u64> = (0..100u64).rev().map(|i| 5 << 32 | i).collect();
+        let mut same: Vec<u64> = (0..5000u64).rev().map(|i| 5 << 32 | i).collect();
         let kept = same.clone();
         radix_sort(&mut same, &mut Vec::new());
         assert_eq!(same, kept);
+        // Fewer keys than the radix sort is worth (sorted by comparisons): ordered by the high
+        // halves, ties in their first order (the low halves count down), the same keys.
+        for n in [0, 1, 7, 100, RADIX_MIN_KEYS - 1] {
+            let mut keys: Vec<u64> =
+                (0..n as u64).map(|i| (rng.random::<u64>() >> 62) << 32 | (n as u64 - i)).collect();
+            let mut before = keys.clone();
+            radix_sort(&mut keys, &mut Vec::new());
+            let in_order = |w: &[u64]| w[0] >> 32 < w[1] >> 32 || w[0] >> 32 == w[1] >> 32 && w[0] > w[1];
+            assert!(keys.windows(2).all(in_order), "{n} keys");
+            let mut after = keys.clone();
+            before.sort_unstable();
+            after.sort_unstable();
+            assert_eq!(before, after);
+        }
     }
 
     #[test]
