@@ -939,7 +939,6 @@ impl World {
     ) -> bool {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let (sweep_a, sweep_b) = (&s.sweep_a, &s.sweep_b);
-        let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
         let (reach_a, reach_b) = (self.bodies[ca.body].max_extent, self.bodies[cb.body].max_extent);
         let versions = |cc: &Continuous| [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
         let at = |t: f32| {
@@ -948,11 +947,19 @@ impl World {
         };
         let [scale_a, scale_b] = level.scales();
         let shrink = |p: &ShapeProxy, scale: f32| if scale < 1.0 { core_proxy(p, scale) } else { *p };
-        let (core_a, core_b) = (shrink(&pa, scale_a), shrink(&pb, scale_b));
+        // The proxies are made when a test needs them: most pairs end at the separating axis
+        // test, which reads the polygons.
+        let cores = || {
+            let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
+            (shrink(&pa, scale_a), shrink(&pb, scale_b))
+        };
         if first.is_none() {
             // Cores whose bounding circles never meet are separated: no time of impact needed.
-            if level.depth > 0 && closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
-                return false;
+            if level.depth > 0 {
+                let (core_a, core_b) = cores();
+                if closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
+                    return false;
+                }
             }
             // Polygons overlapping at the start, or apart all along: the time of impact
             // would only say so; a separating axis test is cheaper.
@@ -978,6 +985,7 @@ impl World {
             }
         }
         let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
+        let (core_a, core_b) = cores();
         let out = match toi(cc, &core_a, sweep_a, &core_b, sweep_b) {
             Some(out) if impact(&out) => out,
             // The centroid touches the other shape and approaches it (a body pressed through
