@@ -678,8 +678,7 @@ impl World {
         let (colliders, bodies, pairs) = (&self.colliders, &self.bodies, &mut cc.pairs);
         let (slot, tracks, is_mover) = (&cc.slot, &cc.tracks, &cc.is_mover);
         for &kind in kinds {
-            // The sweep is finite (a body's motion), so the unchecked walk serves.
-            self.broad_phase.tree(kind).query_leaves(&swept.sweep, |_, fat, user| {
+            let mut visit = |_, fat: &Aabb, user| {
                 let other = user as u32;
                 let o = &colliders[other];
                 let pairs_with = !is_mover[other as usize]
@@ -693,7 +692,16 @@ impl World {
                     pairs.push(pair_of(shape, other));
                 }
                 true
-            });
+            };
+            // The sweep is finite (a body's motion), so the unchecked walk serves. A tree of a
+            // few slots (the walls of a room) is read front to back instead: the same proxies,
+            // without the walk's stack.
+            let tree = self.broad_phase.tree(kind);
+            if tree.leaves.len() <= SCAN_MAX_SLOTS {
+                tree.scan_leaves(&swept.sweep, &mut visit);
+            } else {
+                tree.query_leaves(&swept.sweep, &mut visit);
+            }
         }
     }
 
@@ -1576,6 +1584,10 @@ fn shrunk_reach(p: &crate::geometry::Polygon, sweep: &Sweep, reach: f32, scale: 
     let farthest = p.vertices().iter().map(|&v| v.distance_squared(center)).fold(0.0, f32::max).sqrt();
     reach.min((center - sweep.local_center).length() + scale * farthest)
 }
+
+/// The most proxy slots of a tree that [`World::query_still`] reads one by one rather than
+/// walking the tree (a fast body in a room queries the room's few walls every step).
+const SCAN_MAX_SLOTS: usize = 8;
 
 /// The share of the dynamic tree's box that the fast sweeps' reach must cover for the still
 /// shapes to be gathered by reading every node rather than walking the tree.
