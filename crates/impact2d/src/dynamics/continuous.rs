@@ -60,13 +60,14 @@ use super::moving_set::{Motion, MovingSet, SweptBox};
 use super::world::{World, WorldDef};
 use crate::broad_phase::{Filter, ProxyKind};
 use crate::geometry::{Aabb, Shape};
-use crate::math::{Sweep, Transform, Vec2, mean};
+use crate::math::{Rot, Sweep, Transform, Vec2, cos_sin_lanes, mean};
 use crate::narrow_phase::{Manifold, collide};
 use crate::query::{CoreSeparation, ShapeProxy, ToiOutput, ToiState, core_separation, time_of_impact};
 use crate::settings::{
     BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, CONTINUOUS_SAFETY_FACTOR, LINEAR_SLOP,
     SPECULATIVE_DISTANCE, STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
 };
+use glam::Vec4;
 
 /// What continuous collision does with the rest of a step after an impact.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -1524,7 +1525,7 @@ fn polygon_start_shrunk(
     let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else { return PolygonStart::Open(0.0) };
     let origin = sweep_a.c1;
     let (rebased_a, rebased_b) = (sweep_a.rebased(origin), sweep_b.rebased(origin));
-    let (xf_a, xf_b) = (rebased_a.transform_at(0.0), rebased_b.transform_at(0.0));
+    let [xf_a, xf_b, end_a, end_b] = start_and_end(&rebased_a, &rebased_b);
     let CoreSeparation { separation, axis, upper } = core_separation(pa, xf_a, scale_a, pb, xf_b, scale_b);
     let radii = scale_a * pa.radius() + scale_b * pb.radius();
     if separation < 0.0 || upper < radii + TOI_TARGET + TOI_TOLERANCE {
@@ -1540,7 +1541,7 @@ fn polygon_start_shrunk(
     // Along the same axis at the end: a vertex strays from the chord between its two ends by
     // at most its distance from the center of mass times the turn squared over 8, and on the
     // chords the separation is least at an end (the least of linear functions less the most).
-    let ends = (rebased_a.transform_at(1.0), rebased_b.transform_at(1.0));
+    let ends = (end_a, end_b);
     let end = extent(pb, ends.1, scale_b, -axis) + extent(pa, ends.0, scale_a, axis);
     let bowing = |turn: f32, reach: f32| 0.125 * turn * turn * reach;
     let bowing = bowing(sweep_a.a2 - sweep_a.a1, reach_a) + bowing(sweep_b.a2 - sweep_b.a1, reach_b);
@@ -1557,6 +1558,22 @@ fn polygon_start_shrunk(
         false => PolygonStart::Open(0.0),
         true if rate <= 0.0 => PolygonStart::ApartAllStep,
         true => PolygonStart::Open((EARLIEST_MARGIN * gap / rate).min(1.0)),
+    }
+}
+
+/// The transforms of two sweeps at their start and end, bit for bit [`Sweep::transform_at`]:
+/// the four rotations from one [`cos_sin_lanes`] call (the test above asks for all four of
+/// most pairs of a step, and the time of impact waits on it).
+fn start_and_end(a: &Sweep, b: &Sweep) -> [Transform; 4] {
+    let angles = Vec4::new(a.angle_at(0.0), b.angle_at(0.0), a.angle_at(1.0), b.angle_at(1.0));
+    match cos_sin_lanes(angles) {
+        Some((c, s)) => [
+            a.placed(0.0, Rot { c: c.x, s: s.x }),
+            b.placed(0.0, Rot { c: c.y, s: s.y }),
+            a.placed(1.0, Rot { c: c.z, s: s.z }),
+            b.placed(1.0, Rot { c: c.w, s: s.w }),
+        ],
+        None => [a.transform_at(0.0), b.transform_at(0.0), a.transform_at(1.0), b.transform_at(1.0)],
     }
 }
 
