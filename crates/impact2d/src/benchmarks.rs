@@ -11,7 +11,7 @@
 //! | [`many_pyramids`] | 400 × 55 boxes | many small islands, the broad phase |
 //! | [`tumbler`] | 2025 small boxes in a turning box | contacts coming and going every step |
 //! | [`smash`] | 9600 sleeping boxes hit at 40 m/s | waking, contact creation, no gravity |
-//! | [`paddle`] | 40 small boxes, a kinematic bar at 25 rad/s | continuous collision of a fast kinematic body (issue 17) |
+//! | [`paddle`] | 40 small boxes, a kinematic bar at 25 rad/s | a fast kinematic body's sweeps (issue 17) |
 //!
 //! Box2D drives its tumbler with a revolute joint motor; this one is a kinematic body turning
 //! at the same speed. `paddle` is not from Box2D's suite: it is the kinematic paddle of issue 17,

@@ -1561,9 +1561,9 @@ fn polygon_start_shrunk(
     }
 }
 
-/// The transforms of two sweeps at their start and end, bit for bit [`Sweep::transform_at`]:
-/// the four rotations from one [`cos_sin_lanes`] call (the test above asks for all four of
-/// most pairs of a step, and the time of impact waits on it).
+/// The transforms of two sweeps at their start and end, bit for bit [`Sweep::transform_at`],
+/// the four rotations from one [`cos_sin_lanes`] call: the separating axis test above needs
+/// all four for most pairs.
 fn start_and_end(a: &Sweep, b: &Sweep) -> [Transform; 4] {
     let angles = Vec4::new(a.angle_at(0.0), b.angle_at(0.0), a.angle_at(1.0), b.angle_at(1.0));
     match cos_sin_lanes(angles) {
