@@ -1,8 +1,9 @@
-//! `cargo run --release -p peers [-- [toi] [steps] [tunneling] [--quick] [--explain]]`: impact
-//! side by side with rapier2d 0.36 and parry2d 0.31 (issue 7), on one thread. Prints one
-//! markdown report: time of impact, whole steps, tunneling (the parts named, or all).
-//! `--quick` runs small counts (a spot check in seconds); `--explain` prints the first wrong
-//! time of impact answer of each algorithm and family.
+//! `cargo run --release -p peers [-- [toi] [steps] [tunneling] [--quick] [--explain] [--scene
+//! NAME]...]`: impact side by side with rapier2d 0.36 and parry2d 0.31 (issue 7), on one
+//! thread. Prints one markdown report: time of impact, whole steps, tunneling (the parts named,
+//! or all). `--quick` runs small counts (a spot check in seconds); `--explain` prints the first
+//! wrong time of impact answer of each algorithm and family; `--scene NAME` limits the whole
+//! steps to the scenes named (`--scene paddle`: the kinematic paddle of issue 17 alone).
 
 mod rng;
 mod scene;
@@ -47,6 +48,9 @@ struct Args {
     /// Print the first wrong time of impact answer of each algorithm and family.
     #[arg(long)]
     explain: bool,
+    /// Whole steps of these scenes only (repeat for several; every scene when none is named).
+    #[arg(long = "scene", value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(steps::names()))]
+    scenes: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -58,11 +62,20 @@ fn main() -> ExitCode {
         print_toi(&counts);
     }
     if wanted(Part::Steps) {
-        match steps::run(counts.steps_scale) {
+        match steps::run(counts.steps_scale, &args.scenes) {
             Ok(rows) => print_steps(&rows),
             Err(e) => {
                 eprintln!("peers: building or stepping a benchmark scene failed: {e}");
                 return ExitCode::FAILURE;
+            }
+        }
+        if args.scenes.is_empty() || args.scenes.iter().any(|n| n == "paddle") {
+            match steps::paddle_check(counts.steps_scale) {
+                Ok(check) => print_paddle(&check),
+                Err(e) => {
+                    eprintln!("peers: stepping the paddle failed: {e}");
+                    return ExitCode::FAILURE;
+                }
             }
         }
     }
@@ -120,20 +133,43 @@ fn print_steps(rows: &[steps::Row]) {
         "| scene | bodies | steps | impact ms | rapier2d ms | rapier / impact | mean y impact | mean y rapier | same scene |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    // Steps under a millisecond (the paddle's) get a fourth decimal.
+    let ms = |t: f64| if t < 1.0 { format!("{t:.4}") } else { format!("{t:.3}") };
     for r in rows {
         println!(
-            "| {} | {} | {} | {:.3} | {:.3} | {:.2} | {:.2} | {:.2} | {} |",
+            "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {} |",
             r.scene,
             r.bodies,
             r.steps,
-            r.impact_ms,
-            r.rapier_ms,
+            ms(r.impact_ms),
+            ms(r.rapier_ms),
             r.rapier_ms / r.impact_ms,
             r.impact_mean_y,
             r.rapier_mean_y,
             if r.same_scene { "yes" } else { "NO" }
         );
     }
+    println!();
+}
+
+fn print_paddle(c: &steps::PaddleCheck) {
+    println!("### Kinematic paddle: pass-throughs ({} steps from the start, checked after every step)\n", c.steps);
+    println!("A pass-through: a box center crosses the bar's mid-line within its span, less 0.4 m at each tip.\n");
+    println!("| engine | pass-throughs | boxes | first (step, box) | TOI calls | impacts | carried |");
+    println!("|---|---:|---:|---|---:|---:|---:|");
+    let first = |x: &steps::Crossings| x.first.map_or("-".into(), |(s, b)| format!("step {s}, box {b}"));
+    let i = &c.impact;
+    println!(
+        "| impact | {} | {} | {} | {} | {} | {} |",
+        i.events,
+        i.bodies,
+        first(i),
+        c.toi_calls,
+        c.impacts,
+        c.carried
+    );
+    let r = &c.rapier;
+    println!("| rapier2d | {} | {} | {} | - | - | - |", r.events, r.bodies, first(r));
     println!();
 }
 

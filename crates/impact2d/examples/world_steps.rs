@@ -6,7 +6,10 @@
 //! `--checksum` also prints `World::state_checksum` (a hash of every body's pose and velocity
 //! bits) after the run, to check that a change meant to be exact left the simulation bit for
 //! bit the same. `--no-recycle` turns contact recycling off (`World::set_contact_recycling`), so
-//! every manifold is computed afresh as before it existed.
+//! every manifold is computed afresh as before it existed. A scene in which continuous
+//! collision did anything also gets a line of its statistics summed over the run
+//! (`World::continuous_stats`: time of impact queries, impacts, bodies carried by a kinematic
+//! body, bodies capped).
 
 use std::time::Instant;
 
@@ -20,6 +23,26 @@ fn median_of(values: impl Iterator<Item = f64>) -> f64 {
     let mut v: Vec<f64> = values.collect();
     v.sort_by(f64::total_cmp);
     percentile(&v, 0.5)
+}
+
+/// `ContinuousStats` summed over the steps of a run.
+#[derive(Default)]
+struct ContinuousTotals {
+    toi_calls: u64,
+    impacts: u64,
+    carried: u64,
+    capped: u64,
+    swept_pairs: u64,
+}
+
+impl ContinuousTotals {
+    fn add(&mut self, s: &impact2d::ContinuousStats) {
+        self.toi_calls += u64::from(s.toi_calls);
+        self.impacts += u64::from(s.impacts);
+        self.carried += u64::from(s.carried);
+        self.capped += u64::from(s.capped);
+        self.swept_pairs += u64::from(s.swept_pairs);
+    }
 }
 
 fn main() {
@@ -55,7 +78,7 @@ fn main() {
             std::process::exit(2);
         }
     }
-    println!("scene            steps  median ms   p95 ms  mean ms | pairs collide  solve finalize  sleep");
+    println!("scene            steps  median ms   p95 ms  mean ms |  pairs collide   solve finalize continuous  sleep");
     for bench in BENCHMARKS.iter().filter(|b| names.is_empty() || names.iter().any(|n| n == b.name)) {
         let mut world = match (bench.build)() {
             Ok(world) => world,
@@ -70,6 +93,7 @@ fn main() {
         let steps = steps_override.unwrap_or(bench.steps);
         let mut times = Vec::with_capacity(steps);
         let mut profiles = Vec::with_capacity(steps);
+        let mut continuous = ContinuousTotals::default();
         for _ in 0..steps {
             let start = Instant::now();
             if let Err(e) = world.step(STEP_DT, SUBSTEPS) {
@@ -78,12 +102,13 @@ fn main() {
             }
             times.push(start.elapsed().as_secs_f64() * 1e3);
             profiles.push(world.profile());
+            continuous.add(&world.continuous_stats());
         }
         let mean = times.iter().sum::<f64>() / steps as f64;
         times.sort_by(f64::total_cmp);
         let stage = |f: fn(&impact2d::StepProfile) -> f64| median_of(profiles.iter().map(f));
         println!(
-            "{:<16} {steps:>6} {:>10.3} {:>8.3} {:>8.3} | {:>5.2} {:>7.2} {:>6.2} {:>8.2} {:>6.2}",
+            "{:<16} {steps:>6} {:>10.3} {:>8.3} {:>8.3} | {:>6.3} {:>7.3} {:>7.3} {:>8.3} {:>10.3} {:>6.3}",
             bench.name,
             percentile(&times, 0.5),
             percentile(&times, 0.95),
@@ -92,8 +117,20 @@ fn main() {
             stage(|p| p.collide),
             stage(|p| p.solve),
             stage(|p| p.finalize),
+            stage(|p| p.continuous),
             stage(|p| p.sleep),
         );
+        if continuous.toi_calls + continuous.impacts > 0 {
+            println!(
+                "{:<16} continuous over the run: {} TOI calls, {} impacts, {} carried, {} capped, {} swept pairs",
+                bench.name,
+                continuous.toi_calls,
+                continuous.impacts,
+                continuous.carried,
+                continuous.capped,
+                continuous.swept_pairs
+            );
+        }
         if with_checksum {
             println!("{:<16} checksum {:016x}", bench.name, world.state_checksum());
         }

@@ -11,9 +11,11 @@
 //! | [`many_pyramids`] | 400 × 55 boxes | many small islands, the broad phase |
 //! | [`tumbler`] | 2025 small boxes in a turning box | contacts coming and going every step |
 //! | [`smash`] | 9600 sleeping boxes hit at 40 m/s | waking, contact creation, no gravity |
+//! | [`paddle`] | 40 small boxes, a kinematic bar at 25 rad/s | a fast kinematic body's sweeps (issue 17) |
 //!
 //! Box2D drives its tumbler with a revolute joint motor; this one is a kinematic body turning
-//! at the same speed.
+//! at the same speed. `paddle` is not from Box2D's suite: it is the kinematic paddle of issue 17,
+//! timed against rapier2d in `benches/peers`.
 
 use crate::dynamics::{BodyDef, BodyType, ShapeDef, World, WorldDef, WorldError};
 use crate::geometry::{Segment, Shape, make_box, make_offset_box};
@@ -36,12 +38,13 @@ pub struct Benchmark {
     pub steps: usize,
 }
 
-/// The four scenes, in the order above.
-pub const BENCHMARKS: [Benchmark; 4] = [
+/// The five scenes, in the order above.
+pub const BENCHMARKS: [Benchmark; 5] = [
     Benchmark { name: "large_pyramid", build: large_pyramid, steps: 500 },
     Benchmark { name: "many_pyramids", build: many_pyramids, steps: 200 },
     Benchmark { name: "tumbler", build: tumbler, steps: 750 },
     Benchmark { name: "smash", build: smash, steps: 300 },
+    Benchmark { name: "paddle", build: paddle, steps: 600 },
 ];
 
 /// A unit box (half size 0.5 m, density 1) that never sleeps.
@@ -155,6 +158,69 @@ pub fn smash() -> Result<World, WorldError> {
     Ok(world)
 }
 
+/// The paddle's hub, the center of its box (meters): the floor's top is at y = 0.
+pub const PADDLE_HUB: Vec2 = Vec2::new(0.0, 5.0);
+
+/// Half the paddle's length (meters): a bar 5.5 m long.
+pub const PADDLE_HALF_LENGTH: f32 = 2.75;
+
+/// Half the paddle's thickness (meters): a bar 10 cm thick.
+pub const PADDLE_HALF_THICKNESS: f32 = 0.05;
+
+/// The paddle's angular velocity (rad/s): its tips move at about 69 m/s, 1.15 m per step.
+pub const PADDLE_SPIN: f32 = 25.0;
+
+/// The centers (meters) of the paddle scene's 40 boxes, in creation order: 5 rows of 8, 2.25 m
+/// apart, every other row shifted by half that. No row is within 0.3 m of the bar's line at
+/// the start, so no box overlaps the bar; the rows nearest the hub are inside the bar's circle.
+pub fn paddle_box_centers() -> impl Iterator<Item = Vec2> {
+    const ROWS: [f32; 5] = [1.5, 3.0, 4.0, 6.5, 8.5];
+    ROWS.into_iter().enumerate().flat_map(|(row, y)| {
+        let shift = if row % 2 == 1 { 1.125 } else { 0.0 };
+        (0..8).map(move |column| Vec2::new(-7.875 + 2.25 * column as f32 + shift, y))
+    })
+}
+
+/// Paddle (issue 17): no gravity; a closed static box 20 m by 10 m inside (four walls 0.5 m
+/// thick, the floor's top at y = 0), a kinematic bar 5.5 m long and 10 cm thick turning at
+/// 25 rad/s about its middle at the box's center ([`PADDLE_HUB`]), and 40 dynamic boxes of
+/// 0.2 m (restitution 0.8) at [`paddle_box_centers`]. The bar's tips move 1.15 m per step, ten
+/// times its thickness: continuous collision sweeps it against the boxes in its circle, and
+/// the boxes it strikes fly at tens of m/s. Without gravity, and bouncing off the walls, the
+/// boxes keep coming back into the bar's circle all run long (about 4 impacts a step; 1.7
+/// with restitution 0.5, and with none the boxes stay at the walls and the scene goes quiet);
+/// with gravity they would settle on the floor, 2.25 m below the bar's reach, within a second.
+///
+/// Errors: none in practice; [`WorldError`] as the world reports it.
+pub fn paddle() -> Result<World, WorldError> {
+    let mut world = World::new(&WorldDef { gravity: Vec2::ZERO, ..WorldDef::default() })?;
+    let (half, t) = (Vec2::new(10.0, 5.0), 0.25);
+    // Floor and ceiling reach over the corners, the side walls between them.
+    for (offset, hx, hy) in [
+        (Vec2::new(0.0, -half.y - t), half.x + 2.0 * t, t),
+        (Vec2::new(0.0, half.y + t), half.x + 2.0 * t, t),
+        (Vec2::new(-half.x - t, 0.0), t, half.y + 2.0 * t),
+        (Vec2::new(half.x + t, 0.0), t, half.y + 2.0 * t),
+    ] {
+        let wall = world.create_body(&BodyDef::fixed(PADDLE_HUB + offset))?;
+        world.create_shape(wall, &ShapeDef::default(), &Shape::Polygon(make_box(hx, hy)?))?;
+    }
+    let bar = world.create_body(&BodyDef {
+        angular_velocity: PADDLE_SPIN,
+        sleep_allowed: false,
+        ..BodyDef::kinematic(PADDLE_HUB)
+    })?;
+    let bar_shape = make_box(PADDLE_HALF_LENGTH, PADDLE_HALF_THICKNESS)?;
+    world.create_shape(bar, &ShapeDef::default(), &Shape::Polygon(bar_shape))?;
+    let block = Shape::Polygon(make_box(0.1, 0.1)?);
+    let material = ShapeDef { restitution: 0.8, ..ShapeDef::default() };
+    for center in paddle_box_centers() {
+        let body = world.create_body(&BodyDef::dynamic(center))?;
+        world.create_shape(body, &material, &block)?;
+    }
+    Ok(world)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +234,6 @@ mod tests {
                 (world.body_count(), world.awake_body_count())
             })
             .collect();
-        assert_eq!(counts, [(5051, 5050), (22_001, 22_000), (2026, 2026), (9601, 1)]);
+        assert_eq!(counts, [(5051, 5050), (22_001, 22_000), (2026, 2026), (9601, 1), (45, 41)]);
     }
 }

@@ -69,13 +69,14 @@ use super::moving_set::{Motion, MovingSet, SweptBox};
 use super::world::{World, WorldDef};
 use crate::broad_phase::{Filter, ProxyKind};
 use crate::geometry::{Aabb, Shape};
-use crate::math::{Sweep, Transform, Vec2, mean};
+use crate::math::{Rot, Sweep, Transform, Vec2, cos_sin_lanes, mean};
 use crate::narrow_phase::{Manifold, collide};
 use crate::query::{CoreSeparation, ShapeProxy, ToiOutput, ToiState, core_separation, time_of_impact};
 use crate::settings::{
     BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, LINEAR_SLOP, SPECULATIVE_DISTANCE,
     STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
 };
+use glam::Vec4;
 
 /// What continuous collision does with the rest of a step after an impact.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -716,8 +717,7 @@ impl World {
         let (colliders, bodies, pairs) = (&self.colliders, &self.bodies, &mut cc.pairs);
         let (slot, tracks, is_mover) = (&cc.slot, &cc.tracks, &cc.is_mover);
         for &kind in kinds {
-            // The sweep is finite (a body's motion), so the unchecked walk serves.
-            self.broad_phase.tree(kind).query_leaves(&swept.sweep, |_, fat, user| {
+            let mut visit = |_, fat: &Aabb, user| {
                 let other = user as u32;
                 let o = &colliders[other];
                 let pairs_with = !is_mover[other as usize]
@@ -731,7 +731,16 @@ impl World {
                     pairs.push(pair_of(shape, other));
                 }
                 true
-            });
+            };
+            // The sweep is finite (a body's motion), so the unchecked walk serves. A tree of a
+            // few slots (the walls of a room) is read front to back instead: the same proxies,
+            // without the walk's stack.
+            let tree = self.broad_phase.tree(kind);
+            if tree.leaves.len() <= SCAN_MAX_SLOTS {
+                tree.scan_leaves(&swept.sweep, &mut visit);
+            } else {
+                tree.query_leaves(&swept.sweep, &mut visit);
+            }
         }
     }
 
@@ -999,7 +1008,6 @@ impl World {
     ) -> bool {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let (sweep_a, sweep_b) = (&s.sweep_a, &s.sweep_b);
-        let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
         let (reach_a, reach_b) = (self.bodies[ca.body].max_extent, self.bodies[cb.body].max_extent);
         let versions = |cc: &Continuous| [self.version_of(cc, ca.body), self.version_of(cc, cb.body)];
         let at = |t: f32| {
@@ -1008,11 +1016,19 @@ impl World {
         };
         let [scale_a, scale_b] = level.scales();
         let shrink = |p: &ShapeProxy, scale: f32| if scale < 1.0 { core_proxy(p, scale) } else { *p };
-        let (core_a, core_b) = (shrink(&pa, scale_a), shrink(&pb, scale_b));
+        // The proxies are made when a test needs them: most pairs end at the separating axis
+        // test, which reads the polygons.
+        let cores = || {
+            let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
+            (shrink(&pa, scale_a), shrink(&pb, scale_b))
+        };
         if first.is_none() {
             // Cores whose bounding circles never meet are separated: no time of impact needed.
-            if level.depth > 0 && closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
-                return false;
+            if level.depth > 0 {
+                let (core_a, core_b) = cores();
+                if closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
+                    return false;
+                }
             }
             // Polygons overlapping at the start, or apart all along: the time of impact
             // would only say so; a separating axis test is cheaper.
@@ -1038,6 +1054,7 @@ impl World {
             }
         }
         let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
+        let (core_a, core_b) = cores();
         let out = match toi(cc, &core_a, sweep_a, &core_b, sweep_b) {
             Some(out) if impact(&out) => out,
             // The centroid touches the other shape and approaches it (a body pressed through
@@ -1592,7 +1609,7 @@ fn polygon_start_shrunk(
     let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else { return PolygonStart::Open(0.0) };
     let origin = sweep_a.c1;
     let (rebased_a, rebased_b) = (sweep_a.rebased(origin), sweep_b.rebased(origin));
-    let (xf_a, xf_b) = (rebased_a.transform_at(0.0), rebased_b.transform_at(0.0));
+    let [xf_a, xf_b, end_a, end_b] = start_and_end(&rebased_a, &rebased_b);
     let CoreSeparation { separation, axis, upper } = core_separation(pa, xf_a, scale_a, pb, xf_b, scale_b);
     let radii = scale_a * pa.radius() + scale_b * pb.radius();
     if separation < 0.0 || upper < radii + TOI_TARGET + TOI_TOLERANCE {
@@ -1608,7 +1625,7 @@ fn polygon_start_shrunk(
     // Along the same axis at the end: a vertex strays from the chord between its two ends by
     // at most its distance from the center of mass times the turn squared over 8, and on the
     // chords the separation is least at an end (the least of linear functions less the most).
-    let ends = (rebased_a.transform_at(1.0), rebased_b.transform_at(1.0));
+    let ends = (end_a, end_b);
     let end = extent(pb, ends.1, scale_b, -axis) + extent(pa, ends.0, scale_a, axis);
     let bowing = |turn: f32, reach: f32| 0.125 * turn * turn * reach;
     let bowing = bowing(sweep_a.a2 - sweep_a.a1, reach_a) + bowing(sweep_b.a2 - sweep_b.a1, reach_b);
@@ -1625,6 +1642,22 @@ fn polygon_start_shrunk(
         false => PolygonStart::Open(0.0),
         true if rate <= 0.0 => PolygonStart::ApartAllStep,
         true => PolygonStart::Open((EARLIEST_MARGIN * gap / rate).min(1.0)),
+    }
+}
+
+/// The transforms of two sweeps at their start and end, bit for bit [`Sweep::transform_at`],
+/// the four rotations from one [`cos_sin_lanes`] call: the separating axis test above needs
+/// all four for most pairs.
+fn start_and_end(a: &Sweep, b: &Sweep) -> [Transform; 4] {
+    let angles = Vec4::new(a.angle_at(0.0), b.angle_at(0.0), a.angle_at(1.0), b.angle_at(1.0));
+    match cos_sin_lanes(angles) {
+        Some((c, s)) => [
+            a.placed(0.0, Rot { c: c.x, s: s.x }),
+            b.placed(0.0, Rot { c: c.y, s: s.y }),
+            a.placed(1.0, Rot { c: c.z, s: s.z }),
+            b.placed(1.0, Rot { c: c.w, s: s.w }),
+        ],
+        None => [a.transform_at(0.0), b.transform_at(0.0), a.transform_at(1.0), b.transform_at(1.0)],
     }
 }
 
@@ -1652,6 +1685,10 @@ fn shrunk_reach(p: &crate::geometry::Polygon, sweep: &Sweep, reach: f32, scale: 
     let farthest = p.vertices().iter().map(|&v| v.distance_squared(center)).fold(0.0, f32::max).sqrt();
     reach.min((center - sweep.local_center).length() + scale * farthest)
 }
+
+/// The most proxy slots of a tree that [`World::query_still`] reads one by one rather than
+/// walking the tree (a fast body in a room queries the room's few walls every step).
+const SCAN_MAX_SLOTS: usize = 8;
 
 /// The share of the dynamic tree's box that the fast sweeps' reach must cover for the still
 /// shapes to be gathered by reading every node rather than walking the tree.

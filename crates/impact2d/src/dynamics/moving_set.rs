@@ -12,7 +12,9 @@
 //! a radix sort of keys of up to 32 bits (band, then x on a fine grid), linear in the boxes.
 //! The sorted entries are kept in columns, and the sweep tests four later entries of a band
 //! at once (keys, flags and boxes in SIMD lanes): which of them meet is data the processor
-//! cannot predict, so one branch per four entries beats five per entry.
+//! cannot predict, so one branch per four entries beats five per entry. A few boxes (up to
+//! [`ALL_PAIRS_MAX_BOXES`]) are not sorted: every pair is tested, four at a time, which costs
+//! less than sorting them.
 
 use crate::geometry::Aabb;
 use crate::math::Vec2;
@@ -249,8 +251,12 @@ pub(crate) struct MovingSet {
     /// The boxes in the order they were added, and their motions.
     pub boxes: Vec<SweptBox>,
     motions: Vec<Motion>,
-    /// How many of `boxes` are sorted into the bands; the others are checked one by one.
+    /// How many of `boxes` were there at the sort (in the bands, or kept in their order: see
+    /// `all_pairs`); the others, added after it, are checked one by one.
     sorted: usize,
+    /// How many of `boxes` are kept in their order and paired by testing every pair (a few
+    /// boxes, see [`ALL_PAIRS_MAX_BOXES`]); zero when they are sorted into bands.
+    all_pairs: usize,
     band_height: f32,
     /// The lowest band of the sorted boxes.
     first_band: i32,
@@ -278,6 +284,7 @@ impl MovingSet {
         self.order.clear();
         self.runs.clear();
         self.sorted = 0;
+        self.all_pairs = 0;
     }
 
     /// Adds a box moving with `motion`.
@@ -310,7 +317,7 @@ impl MovingSet {
         self.order.clear();
         self.keys.clear();
         self.runs.clear();
-        self.sorted = self.boxes.len();
+        (self.sorted, self.all_pairs) = (self.boxes.len(), 0);
         if self.boxes.is_empty() {
             return;
         }
@@ -336,6 +343,10 @@ impl MovingSet {
         self.x_scale = if right > left { (self.x_steps as f32 / (right - left)).min(f32::MAX) } else { 0.0 };
         debug_assert!(self.boxes.len() <= INDEX as usize);
         self.keys.reserve(2 * self.boxes.len());
+        if self.boxes.len() <= ALL_PAIRS_MAX_BOXES {
+            self.keep_order(marked);
+            return;
+        }
         for (i, b) in self.boxes.iter().enumerate() {
             let index = if marked(i) { i as u32 | MARKED } else { i as u32 };
             let (x, low) = (self.x_place(b.sweep.lower.x), self.band(b.sweep.lower.y));
@@ -355,6 +366,17 @@ impl MovingSet {
                 _ => self.runs.push((band, k as u32, width)),
             }
         }
+    }
+
+    /// The entries of a few boxes, one per box in the boxes' order, keyed by their place
+    /// along x (see [`MovingSet::all_overlapping_pairs`]).
+    fn keep_order(&mut self, marked: impl Fn(usize) -> bool) {
+        for (i, b) in self.boxes.iter().enumerate() {
+            let index = if marked(i) { i as u32 | MARKED } else { i as u32 };
+            self.keys.push(u64::from(self.x_place(b.sweep.lower.x)) << 32 | u64::from(index));
+        }
+        self.order.fill(&self.keys, &self.boxes, &self.motions);
+        self.all_pairs = self.boxes.len();
     }
 
     fn band(&self, y: f32) -> i32 {
@@ -386,6 +408,10 @@ impl MovingSet {
     /// sorted boxes whose sweeps overlap, at least one of them marked, whose bodies do not
     /// move too slowly relative to each other ([`Motion::is_slow_against`]).
     pub fn overlapping_pairs(&self, mut f: impl FnMut(u32, u32)) {
+        if self.all_pairs > 0 {
+            self.all_overlapping_pairs(f);
+            return;
+        }
         let order = &self.order;
         for k in 0..order.len {
             let (key, index) = (order.key[k], order.index[k]);
@@ -413,13 +439,56 @@ impl MovingSet {
         }
     }
 
+    /// [`MovingSet::overlapping_pairs`] of a few boxes kept in their order: each entry against
+    /// every later one, four at a time. The relative motion test takes first the entry with
+    /// the lower place along x (then the lower index), as the sweep of a band does, so both
+    /// report the same pairs to the last rounding.
+    fn all_overlapping_pairs(&self, mut f: impl FnMut(u32, u32)) {
+        let order = &self.order;
+        for k in 0..order.len {
+            let index = order.index[k];
+            // A partner must be marked when this entry is not; no key ends the search.
+            let probe = Probe { sweep: order.sweep(k), last: u32::MAX, need: !index & MARKED };
+            let mut j = k + 1;
+            while j < order.len {
+                let (mut meet, _) = meet_lanes(order, j, &probe);
+                while meet != 0 {
+                    let m = j + meet.trailing_zeros() as usize;
+                    let (first, second) = if order.key[m] < order.key[k] { (m, k) } else { (k, m) };
+                    if !order.motion(first).is_slow_against(&order.motion(second)) {
+                        f(order.index[first] & INDEX, order.index[second] & INDEX);
+                    }
+                    meet &= meet - 1;
+                }
+                j += LANES;
+            }
+        }
+    }
+
     /// Calls `f(i)` (an index into `boxes`, each once) for every box whose sweep overlaps
     /// `aabb`, sorted or added later.
     pub fn overlapping(&self, aabb: &Aabb, mut f: impl FnMut(u32)) {
-        self.overlapping_in_bands(aabb, |e| f(e & INDEX));
+        if self.all_pairs > 0 {
+            self.overlapping_in_order(aabb, |e| f(e & INDEX));
+        } else {
+            self.overlapping_in_bands(aabb, |e| f(e & INDEX));
+        }
         for (i, b) in self.boxes.iter().enumerate().skip(self.sorted) {
             if b.sweep.overlaps(aabb) {
                 f(i as u32);
+            }
+        }
+    }
+
+    /// Calls `f(i)` (an entry's index with its flags) for every entry of a few boxes kept in
+    /// their order whose sweep overlaps `aabb`, four at a time.
+    fn overlapping_in_order(&self, aabb: &Aabb, mut f: impl FnMut(u32)) {
+        let (order, probe) = (&self.order, Probe { sweep: *aabb, last: u32::MAX, need: 0 });
+        for j in (0..order.len).step_by(LANES) {
+            let (mut meet, _) = meet_lanes(order, j, &probe);
+            while meet != 0 {
+                f(order.index[j + meet.trailing_zeros() as usize]);
+                meet &= meet - 1;
             }
         }
     }
@@ -461,10 +530,28 @@ impl MovingSet {
     }
 }
 
+/// Boxes up to which [`MovingSet::sort`] keeps them in their order and tests every pair, four
+/// at a time (about 500 tests at 64 boxes), and box queries check every box: setting up and
+/// sorting the bands costs more for so few. A kinematic paddle among 40 boxes
+/// (`benchmarks::paddle`) spent about a tenth of its step sorting, sweeping and querying its
+/// bands.
+const ALL_PAIRS_MAX_BOXES: usize = 64;
+
+/// Keys below which [`radix_sort`] compares instead: its fixed cost (three histograms of 2048
+/// buckets to clear, scan and sum, about 60,000 instructions) is more than a comparison sort
+/// of this many keys. A kinematic paddle among 40 boxes (`benchmarks::paddle`) sorts about a
+/// hundred keys a step: a fifth of its step's instructions went to the histograms.
+const RADIX_MIN_KEYS: usize = 256;
+
 /// Sorts `keys` by their high 32 bits, stable (ties keep their order): a least significant
 /// digit radix sort in three passes of 11 bits, skipping a pass where every key has the same
-/// digit; `scratch` is working space.
+/// digit; `scratch` is working space. Fewer than [`RADIX_MIN_KEYS`] keys get the standard
+/// library's stable sort instead (the same order; its scratch for so few keys is on the stack).
 fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>) {
+    if keys.len() < RADIX_MIN_KEYS {
+        keys.sort_by_key(|&k| k >> 32);
+        return;
+    }
     const DIGIT: u32 = 11;
     const BUCKETS: usize = 1 << DIGIT;
     let digit = |k: u64, pass: u32| (k >> (32 + DIGIT * pass)) as usize & (BUCKETS - 1);
@@ -578,6 +665,27 @@ mod tests {
         }
     }
 
+    /// A few boxes, kept in their order with every pair tested, are paired as by brute force
+    /// too, also with boxes added after the sort, and near or far from the origin.
+    #[test]
+    fn a_few_boxes_are_paired_as_by_brute_force() {
+        let (mut pairs, mut slow) = (0, 0);
+        for seed in 11..21 {
+            let mut all = boxes(ALL_PAIRS_MAX_BOXES + 10, seed);
+            let shift = Vec2::splat(if seed % 2 == 0 { 0.0 } else { 20_000.0 });
+            for b in &mut all {
+                *b = SweptBox::new(b.start.translated(shift), b.displacement);
+            }
+            // The last seeds sort a handful and add most boxes after the sort.
+            let sorted = if seed > 18 { 5 } else { ALL_PAIRS_MAX_BOXES };
+            let set = set_of(&all, &motions(&all), sorted, |i| i % 3 != 0);
+            assert_eq!(set.all_pairs, sorted, "seed {seed}: the boxes are not sorted into bands");
+            let (p, s) = assert_as_brute_force(&set, &all, sorted as u32, |i| i % 3 != 0);
+            (pairs, slow) = (pairs + p, slow + s);
+        }
+        assert!(pairs > 100 && slow > 20, "{pairs} pairs, {slow} slow");
+    }
+
     /// Boxes spread over kilometers (the grid along x is then meters wide, many keys tie)
     /// and boxes far from the origin are still paired exactly as by brute force.
     #[test]
@@ -642,10 +750,24 @@ mod tests {
         radix_sort(&mut keys, &mut Vec::new());
         assert_eq!(keys, expected);
         // One distinct high half: every pass is skipped, the order kept.
-        let mut same: Vec<u64> = (0..100u64).rev().map(|i| 5 << 32 | i).collect();
+        let mut same: Vec<u64> = (0..5000u64).rev().map(|i| 5 << 32 | i).collect();
         let kept = same.clone();
         radix_sort(&mut same, &mut Vec::new());
         assert_eq!(same, kept);
+        // Fewer keys than the radix sort is worth (sorted by comparisons): ordered by the high
+        // halves, ties in their first order (the low halves count down), the same keys.
+        for n in [0, 1, 7, 100, RADIX_MIN_KEYS - 1] {
+            let mut keys: Vec<u64> =
+                (0..n as u64).map(|i| (rng.random::<u64>() >> 62) << 32 | (n as u64 - i)).collect();
+            let mut before = keys.clone();
+            radix_sort(&mut keys, &mut Vec::new());
+            let in_order = |w: &[u64]| w[0] >> 32 < w[1] >> 32 || w[0] >> 32 == w[1] >> 32 && w[0] > w[1];
+            assert!(keys.windows(2).all(in_order), "{n} keys");
+            let mut after = keys.clone();
+            before.sort_unstable();
+            after.sort_unstable();
+            assert_eq!(before, after);
+        }
     }
 
     #[test]
