@@ -1470,12 +1470,14 @@ enum After {
 
 /// Whether the point `point` (world, meters) of a body flying over `flight` falls behind a
 /// kinematic body moving over `kinematic` that touches it there with `normal` (unit, from the
-/// kinematic body toward the other): at the end of the sweeps the body's copy of the point
-/// is nearer the kinematic body's copy, along the kinematic body's turned normal, than at the
-/// start. A turning pusher's face curves into a body that flies off along the tangent, so the
-/// gap that the impact left closes again within the step.
+/// kinematic body toward the other): the gap at the point closes by more than the TOI
+/// tolerance, measured as `World::touching_push` measures it (at the end of the sweeps and at
+/// [`CLOSING_SAMPLES`]), so a body that flies on would be pushed into again at once. A turning
+/// pusher's face curves into a body that flies off along the tangent, so the gap that the
+/// impact left closes again within the step.
 fn falls_behind(kinematic: &Sweep, flight: &Sweep, point: Vec2, normal: Vec2) -> bool {
-    gap_change(kinematic, flight, point, normal) < 0.0
+    let closing = |t: f32| -gap_change(&kinematic.part(t), &flight.part(t), point, normal);
+    CLOSING_SAMPLES.iter().map(|&t| closing(t)).fold(closing(1.0), f32::max) > TOI_TOLERANCE
 }
 
 /// How much the gap (meters) at `point` (world, meters) between a body moving over `kinematic`
