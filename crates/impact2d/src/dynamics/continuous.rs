@@ -103,8 +103,8 @@ pub struct ContinuousStats {
     /// kinematic shape ([`CONTINUOUS_DEEP_FRACTION`] of their smallest extent).
     pub deep_bodies: u32,
     /// Kinematic bodies swept against the dynamic bodies in their way (they moved more than
-    /// the linear slop; a dynamic body whose own limit absorbs the relative motion is left to
-    /// the contact solver). Not counted in `fast_bodies`.
+    /// their safety factor times their smallest extent; a pair whose push the dynamic body
+    /// absorbs is left to the contact solver). Not counted in `fast_bodies`.
     pub kinematic_bodies: u32,
     /// Candidate pairs that survived the swept-AABB culling (all sweeps, re-sweeps included).
     pub swept_pairs: u32,
