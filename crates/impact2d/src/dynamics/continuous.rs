@@ -11,8 +11,8 @@
 //!    more than the linear slop, or a moving body that started the step deep in a static or
 //!    kinematic shape (`CONTINUOUS_DEEP_FRACTION` of its smallest extent), which the contact
 //!    solver may push through a thin wall. In [`ContinuousMode::NoTimeLoss`], kinematic
-//!    bodies moving more than the linear slop are swept too, against dynamic shapes, each pair
-//!    only when the push exceeds what the dynamic body absorbs.
+//!    bodies that pass the same fast-body test are swept too, against dynamic shapes, each
+//!    pair only when the push exceeds what the dynamic body absorbs.
 //! 2. **Candidates**: every shape of an awake body that moves gets its swept box over the
 //!    step: its box at the end moved back to the start and grown by the turn times the body's
 //!    largest extent (cut by the box of the circle about the center of mass that holds it in
@@ -30,10 +30,12 @@
 //! 3. **Time of impact**: [`time_of_impact`] with both sweeps (rotation-safe, so no rotation
 //!    clamp is needed). A pair already touching at the start is tried again with one dynamic
 //!    body's shape shrunk to its core (then its centroid) against the other's whole shape,
-//!    each dynamic body in turn: it is an impact only when a core meets the other shape, that
-//!    is when a body is about to pass through (no time of impact when the bounding circles
-//!    never meet); a kinematic body pushing into a dynamic one it touches faster than the
-//!    contact solver absorbs is an impact at once. Two polygons first get a separating axis test at the start, whole and again
+//!    the smaller body's when both are dynamic: it is an impact only when the core meets the
+//!    other shape, that is when a body is about to pass through (no time of impact when the
+//!    bounding circles never meet); a dynamic body touching a static or kinematic one and
+//!    pushing into it beyond what the contact solver absorbs (or at all, after an impact
+//!    earlier in the step) is an impact at once. Two polygons first get a separating axis
+//!    test at the start, whole and again
 //!    shrunk before the cores' time of impact: polygons that overlap, or whose separation is
 //!    surely within the target band, touch (the time of impact would only say so), and a gap
 //!    that the bodies' approach along the axis and their turning cannot close to the target
@@ -48,8 +50,8 @@
 //!    solve on the manifold there (restitution and friction) gives new velocities, the bodies
 //!    move on for the rest of the step, and their new motion joins the moving set and is swept
 //!    again (against the moving shapes' whole boxes over the step); a body that
-//!    reaches [`WorldDef::max_impacts_per_body`] stops at its last impact pose, is swept
-//!    again standing there, and counts as fixed for the rest of the step. A body hit by a
+//!    reaches [`WorldDef::max_impacts_per_body`] stops at its last impact pose and is swept
+//!    again standing there (later impacts change its velocity, not its pose). A body hit by a
 //!    moving kinematic body that would catch it again within the step (a turning paddle), or
 //!    that reached the cap, is carried in the kinematic body's frame. In
 //!    [`ContinuousMode::StopAtImpact`] (Box2D v3 and rapier), fast bodies stop at the time of
@@ -249,15 +251,14 @@ impl Level {
         if self.side == 0 { [fraction, 1.0] } else { [1.0, fraction] }
     }
 
-    /// The levels to try when this one touches at the start: from the whole shapes, the core
-    /// of each body that may be shrunk (`shrunk`, for A and B); from a core, its centroid.
-    fn deeper(self, shrunk: [bool; 2]) -> impl Iterator<Item = Level> {
-        let sides = match self.depth {
-            0 => [shrunk[0].then_some(0), shrunk[1].then_some(1)],
-            1 => [Some(self.side), None],
-            _ => [None, None],
-        };
-        sides.into_iter().flatten().map(move |side| Level { depth: self.depth + 1, side })
+    /// The level to try when this one touches at the start: from the whole shapes, the core
+    /// of the body on `side` (0 A, 1 B); from a core, its centroid; none after that.
+    fn deeper(self, side: u8) -> Option<Level> {
+        match self.depth {
+            0 => Some(Level { depth: 1, side }),
+            1 => Some(Level { depth: 2, side: self.side }),
+            _ => None,
+        }
     }
 }
 
@@ -916,32 +917,25 @@ impl World {
         let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
         // The body shrunk: a dynamic one, the smaller when both are (its core meets the other's
         // whole shape whenever either passes through the other's middle).
-        let shrunk = match (a.is_dynamic(), b.is_dynamic()) {
-            (true, true) => [a.max_extent <= b.max_extent, a.max_extent > b.max_extent],
-            sides => [sides.0, sides.1],
-        };
-        let mut todo = [from; 3];
-        let mut count = 1;
-        while count > 0 {
-            count -= 1;
-            let level = todo[count];
+        let side = u8::from(!(a.is_dynamic() && (!b.is_dynamic() || a.max_extent <= b.max_extent)));
+        let mut level = from;
+        loop {
             let first = resumed.filter(|_| level == from);
-            if self.advance_level(cc, pair, s, level, first, resumed) {
-                let push = if level.depth == 0 { self.touching_push(pair, s) } else { None };
-                if let Some((point, normal)) = push {
-                    // The shapes touch and push into each other: an impact now.
-                    let (t, versions) = (resumed.unwrap_or(s.base), self.versions(cc, ca.body, cb.body));
-                    let (key, shape_a, shape_b) = pair;
-                    let (core, pending) = (false, None);
-                    cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
-                    continue;
-                }
-                // The level touches at the start: on to the next ones.
-                for next in level.deeper(shrunk) {
-                    todo[count] = next;
-                    count += 1;
-                }
+            if !self.advance_level(cc, pair, s, level, first, resumed) {
+                return;
             }
+            let push = if level.depth == 0 { self.touching_push(pair, s) } else { None };
+            if let Some((point, normal)) = push {
+                // The shapes touch and push into each other: an impact now.
+                let (t, versions) = (resumed.unwrap_or(s.base), self.versions(cc, ca.body, cb.body));
+                let (key, shape_a, shape_b) = pair;
+                let (core, pending) = (false, None);
+                cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
+                return;
+            }
+            // The level touches at the start: on to the next one.
+            let Some(next) = level.deeper(side) else { return };
+            level = next;
         }
     }
 
@@ -1022,10 +1016,11 @@ impl World {
             let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
             (shrink(&pa, scale_a), shrink(&pb, scale_b))
         };
+        let mut made = None;
         if first.is_none() {
             // Cores whose bounding circles never meet are separated: no time of impact needed.
             if level.depth > 0 {
-                let (core_a, core_b) = cores();
+                let (core_a, core_b) = *made.insert(cores());
                 if closest_approach(sweep_a, sweep_b) > core_reach(&core_a, sweep_a, &core_b, sweep_b) {
                     return false;
                 }
@@ -1054,7 +1049,7 @@ impl World {
             }
         }
         let impact = |out: &ToiOutput| out.t > 0.0 && matches!(out.state, ToiState::Hit | ToiState::Failed);
-        let (core_a, core_b) = cores();
+        let (core_a, core_b) = made.unwrap_or_else(cores);
         let out = match toi(cc, &core_a, sweep_a, &core_b, sweep_b) {
             Some(out) if impact(&out) => out,
             // The centroid touches the other shape and approaches it (a body pressed through
