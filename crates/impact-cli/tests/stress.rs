@@ -177,9 +177,7 @@ fn family_passes_but(family: Family, seeds: std::ops::Range<u64>, known: &[u64])
 
 #[test]
 fn plates_hold_their_bullets() {
-    // Seed 189, 16 km from the origin: a plate ends step 86 4 mm outside its slot, about
-    // twice the f32 resolution there (docs/stress.md).
-    family_passes_but(Family::Plates, 0..200, &[189]);
+    family_passes(Family::Plates, 0..200);
 }
 
 #[test]
@@ -188,7 +186,6 @@ fn head_on_pairs_never_pass_through_each_other() {
 }
 
 #[test]
-#[ignore = "issue 17 open: 13 of 200 seeds see a thin dynamic wall thrown by a rotor cross a thin static wall (docs/stress.md)"]
 fn kinematic_pushers_and_rotors_push_everything() {
     family_passes(Family::Kinematic, 0..200);
 }
@@ -199,9 +196,10 @@ fn piles_hold_their_bullets() {
 }
 
 #[test]
-#[ignore = "issue 17 open: about half the seeds see a plate spinning at up to 60 rad/s cross a thin wall or another plate (docs/stress.md)"]
 fn spinners_stay_apart_and_in_their_box() {
-    family_passes(Family::Spinners, 0..200);
+    // Issue 17 is open for these: two dynamic plates spinning at up to hundreds of rad/s that
+    // touch can still end a step crossed (about 9 % of the seeds, docs/stress.md).
+    family_passes_but(Family::Spinners, 0..100, &[6, 31, 46, 67, 77, 95]);
 }
 
 #[test]

@@ -185,15 +185,16 @@ fn thin_walled_box(seed: u64, center: Vec2, mode: ContinuousMode, steps: usize) 
 /// solver walked the slow capsule's center 1.2 cm down into the bottom wall over steps 28 to
 /// 35, unswept. Bodies starting a step deep in a wall are now swept whatever their speed.
 /// At 20 km the scenes evolve differently; there seed 29 did the same with a box pressed into
-/// the top right corner (10 cm past the top wall's inner face by step 15).
+/// the top right corner (10 cm past the top wall's inner face by step 15). Since impacts reopen
+/// a gap closed below the time of impact's target (issue 17), neither scene presses a body deep
+/// into a wall any more; their centers are still checked at every step, and the deep-body
+/// sweep has its own tests in `continuous_drop.rs`.
 #[test]
 fn seed_7_a_capsule_pressed_into_a_corner_keeps_its_center_inside() {
     let most_deep = thin_walled_box(7, Vec2::ZERO, ContinuousMode::NoTimeLoss, 300);
     println!("seed 7: at most {most_deep} deep bodies swept in a step");
-    assert!(most_deep > 0);
     let most_deep = thin_walled_box(29, Vec2::new(20_000.0, 20_000.0), ContinuousMode::NoTimeLoss, 300);
     println!("seed 29 at 20 km: at most {most_deep} deep bodies swept in a step");
-    assert!(most_deep > 0);
 }
 
 /// Measured over 40 seeds and 300 steps, at the origin and at 20 km, in both modes: no center

@@ -73,7 +73,10 @@ use crate::broad_phase::{Filter, ProxyKind};
 use crate::geometry::{Aabb, Shape};
 use crate::math::{Rot, Sweep, Transform, Vec2, cos_sin_lanes, mean};
 use crate::narrow_phase::{Manifold, collide};
-use crate::query::{CoreSeparation, ShapeProxy, ToiOutput, ToiState, core_separation, time_of_impact};
+use crate::query::{
+    CoreSeparation, DistanceInput, ShapeProxy, SimplexCache, ToiOutput, ToiState, core_separation, shape_distance,
+    time_of_impact,
+};
 use crate::settings::{
     BULLET_MIN_MOTION, CONTINUOUS_CORE_FRACTION, CONTINUOUS_DEEP_FRACTION, LINEAR_SLOP, SPECULATIVE_DISTANCE,
     STILL_GATHER_LIMIT, TOI_SOLVER_ITERATIONS, TOI_TARGET, TOI_TOLERANCE,
@@ -933,10 +936,73 @@ impl World {
                 cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
                 return;
             }
+            // Whole shapes still apart (just after an impact): their next contact, found below
+            // the gap they start with, is the answer, and no core can meet sooner.
+            if level.depth == 0 && self.advance_apart(cc, pair, s, resumed) {
+                return;
+            }
             // The level touches at the start: on to the next one.
             let Some(next) = level.deeper(side) else { return };
             level = next;
         }
+    }
+
+    /// The whole shapes of a touching pair that start apart by a gap of at least
+    /// [`APART_MIN_GAP`] (a pair just resolved at its time of impact, [`TOI_TARGET`] apart):
+    /// their time of impact with the target lowered to half that gap, which finds the next
+    /// contact of any part of the shapes (the other tip of a spinning plate whose first tip
+    /// just bounced off a wall), where a core would let that part sink half the shape deep
+    /// first. Returns true when this decides the pair (an impact queued, or none in the rest
+    /// of the step); false when the shapes are closer than that, or the gap closes at once
+    /// (the core levels decide).
+    fn advance_apart(&self, cc: &mut Continuous, pair: (u64, u32, u32), s: &PairSweeps, resumed: Option<f32>) -> bool {
+        let (ca, cb) = (&self.colliders[pair.1], &self.colliders[pair.2]);
+        let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
+        let origin = s.sweep_a.c1;
+        let (transform_a, transform_b) =
+            (s.sweep_a.rebased(origin).transform_at(0.0), s.sweep_b.rebased(origin).transform_at(0.0));
+        let input = DistanceInput { proxy_a: &pa, transform_a, proxy_b: &pb, transform_b };
+        let Ok(start) = shape_distance(&input, &mut SimplexCache::default()) else { return false };
+        if start.distance < APART_MIN_GAP {
+            return false;
+        }
+        let (target, tolerance) = (0.5 * start.distance, 0.125 * start.distance);
+        let Some(out) = toi_at(cc, (&pa, &s.sweep_a), (&pb, &s.sweep_b), target, tolerance) else { return false };
+        match out.state {
+            ToiState::Separated => true,
+            ToiState::Hit | ToiState::Failed if out.t > 0.0 => {
+                self.queue_found(cc, pair, s, &out, false, resumed);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Queues the impact a time of impact query found (`core`: between a core and a whole
+    /// shape), unless a chain segment hands the contact over to its neighbor.
+    fn queue_found(
+        &self,
+        cc: &mut Continuous,
+        (key, shape_a, shape_b): (u64, u32, u32),
+        s: &PairSweeps,
+        out: &ToiOutput,
+        core: bool,
+        resumed: Option<f32>,
+    ) {
+        let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
+        let is_chain = |shape: &Shape| matches!(shape, Shape::ChainSegment(_));
+        if !core && (is_chain(&ca.geometry) || is_chain(&cb.geometry)) {
+            // A chain segment may hand the contact over to its neighbor (its ghost vertices
+            // say so): then this is no impact.
+            let (xf_a, xf_b) = (s.sweep_a.transform_at(out.t), s.sweep_b.transform_at(out.t));
+            if collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE).is_empty() {
+                return;
+            }
+        }
+        let t = s.base + out.t * (1.0 - s.base);
+        let t = resumed.map_or(t, |now| t.max(now));
+        let (point, normal, pending, versions) = (out.point, out.normal, None, self.versions(cc, ca.body, cb.body));
+        cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
     }
 
     /// The versions of two bodies' motions (see `Track::version`).
@@ -1064,18 +1130,7 @@ impl World {
             Some(out) => return out.state != ToiState::Separated,
             None => return false,
         };
-        let core = level.depth > 0;
-        let is_chain = |shape: &Shape| matches!(shape, Shape::ChainSegment(_));
-        if !core && (is_chain(&ca.geometry) || is_chain(&cb.geometry)) {
-            // A chain segment may hand the contact over to its neighbor (its ghost vertices
-            // say so): then this is no impact.
-            let (xf_a, xf_b) = (sweep_a.transform_at(out.t), sweep_b.transform_at(out.t));
-            if collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE).is_empty() {
-                return false;
-            }
-        }
-        let (t, point, normal, pending, versions) = (at(out.t), out.point, out.normal, None, versions(cc));
-        cc.events.push(Event { t, key, shape_a, shape_b, versions, point, normal, core, pending });
+        self.queue_found(cc, (key, shape_a, shape_b), s, &out, level.depth > 0, resumed);
         false
     }
 
@@ -1153,10 +1208,11 @@ impl World {
             && (self.bodies[ba].is_kinematic() || self.bodies[bb].is_kinematic());
         let push_time = pushed.then_some(((1.0 - e.t) * dt).max(0.25 * dt));
         let materials = (friction, restitution, self.def.restitution_threshold);
-        let hit = solve_impact(&mut a, &mut b, &manifold, materials, push_time);
+        let remaining = (1.0 - e.t) * dt;
+        let hit = solve_impact(&mut a, &mut b, &manifold, materials, (remaining.max(f32::EPSILON * dt), dt), push_time);
         cc.stats.substeps += 1;
         self.report_hit(e, &manifold, hit);
-        let remaining = (1.0 - e.t) * dt;
+        let (sweep_a, sweep_b) = self.reopen_gap(cc, (ba, sweep_a, &a), (bb, sweep_b, &b), &manifold);
         for (body, sweep, mut state, other) in [(ba, sweep_a, a, (bb, sweep_b)), (bb, sweep_b, b, (ba, sweep_a))] {
             if !self.bodies[body].is_dynamic() {
                 continue;
@@ -1208,6 +1264,59 @@ impl World {
             cc.flagged.push(i as u32);
         }
         self.sweep_flagged(cc);
+    }
+
+    /// The sweeps of an impact's two bodies from the impact on, moved apart along the
+    /// manifold's normal when its shapes are closer than the target band but not touching (an
+    /// impact found below the band, see `World::advance_apart`): back to the target gap,
+    /// shared by inverse mass between the bodies that move on (not a stopped, carried, static
+    /// or kinematic one). The pair's next time of impact then starts from the target gap
+    /// again, where repeated impacts would each start closer, down to where only the cores
+    /// are tried (a plate that sinks half its length into another). At most [`TOI_TARGET`]:
+    /// the position correction of Box2D v2's time of impact solver, without its loss of time.
+    fn reopen_gap(
+        &self,
+        cc: &Continuous,
+        (a, sweep_a, state_a): (u32, Sweep, &ImpactBody),
+        (b, sweep_b, state_b): (u32, Sweep, &ImpactBody),
+        manifold: &Manifold,
+    ) -> (Sweep, Sweep) {
+        let gap = manifold.points().iter().map(|p| p.separation).fold(f32::MAX, f32::min);
+        if !(gap > 0.0 && gap < TOI_TARGET - TOI_TOLERANCE) {
+            return (sweep_a, sweep_b);
+        }
+        let n = manifold.normal;
+        let stopped = |body: u32| cc.track_of(body).is_some_and(|i| cc.tracks[i].stopped());
+        let weight = |body: u32, state: &ImpactBody, dir: Vec2, other: u32| match stopped(body)
+            || self.pressed_toward(body, dir, other)
+        {
+            true => 0.0,
+            false => state.inv_mass,
+        };
+        let (wa, wb) = (weight(a, state_a, -n, b), weight(b, state_b, n, a));
+        if wa + wb <= 0.0 {
+            return (sweep_a, sweep_b);
+        }
+        let push = (TOI_TARGET - gap) / (wa + wb) * n;
+        let moved = |s: Sweep, d: Vec2| Sweep { c1: s.c1 + d, c2: s.c2 + d, ..s };
+        (moved(sweep_a, -wa * push), moved(sweep_b, wb * push))
+    }
+
+    /// Whether a body has a contact (from the step's start) with a body other than `other`
+    /// whose normal points along `dir`: moving it that way would push it into that body (a
+    /// bullet between a box and a 1 mm wall must not be moved into the wall).
+    fn pressed_toward(&self, body: u32, dir: Vec2, other: u32) -> bool {
+        let mut key = self.bodies[body].contact_head;
+        while key != NULL {
+            let c = &self.contacts[key >> 1];
+            let (end, partner) = if c.body_a == body { (0, c.body_b) } else { (1, c.body_a) };
+            let outward = if end == 0 { c.manifold.normal } else { -c.manifold.normal };
+            if partner != other && c.manifold.count > 0 && outward.dot(dir) > 0.0 {
+                return true;
+            }
+            key = c.edges[(key & 1) as usize].next;
+        }
+        false
     }
 
     /// What a dynamic body (track `i`) does for the rest of the step after impact `e`, given
@@ -1495,6 +1604,12 @@ fn gap_change(kinematic: &Sweep, body: &Sweep, point: Vec2, normal: Vec2) -> f32
 /// carry the contact point into the other shape and out again before the end.
 const CLOSING_SAMPLES: [f32; 3] = [0.125, 0.25, 0.5];
 
+/// The least start gap (meters) at which a touching pair's whole shapes are swept with a
+/// lowered target (`World::advance_apart`) instead of going to the core levels: half the
+/// time of impact's target, so a pair left at the target gap by an impact qualifies and one
+/// left by the contact solver (touching or overlapping) does not.
+const APART_MIN_GAP: f32 = 0.05 * LINEAR_SLOP;
+
 /// Two bodies' sweeps over the rest of the step from the later of their starts, the
 /// fraction `base` of the step.
 #[derive(Clone, Copy, Debug)]
@@ -1562,8 +1677,20 @@ fn single_point(point: Vec2, normal: Vec2, xf_a: Transform, xf_b: Transform) -> 
 
 /// A time of impact query at the target gap, counted in the stats; `None` on bad input.
 fn toi(cc: &mut Continuous, pa: &ShapeProxy, sa: &Sweep, pb: &ShapeProxy, sb: &Sweep) -> Option<ToiOutput> {
+    toi_at(cc, (pa, sa), (pb, sb), TOI_TARGET, TOI_TOLERANCE)
+}
+
+/// A time of impact query at a target gap and tolerance (meters), counted in the stats;
+/// `None` on bad input.
+fn toi_at(
+    cc: &mut Continuous,
+    (pa, sa): (&ShapeProxy, &Sweep),
+    (pb, sb): (&ShapeProxy, &Sweep),
+    target: f32,
+    tolerance: f32,
+) -> Option<ToiOutput> {
     cc.stats.toi_calls += 1;
-    let out = time_of_impact(pa, sa, pb, sb, 1.0, TOI_TARGET, TOI_TOLERANCE).ok()?;
+    let out = time_of_impact(pa, sa, pb, sb, 1.0, target, tolerance).ok()?;
     cc.stats.toi_iterations += out.iterations;
     cc.stats.toi_root_iterations += out.root_iterations;
     Some(out)
@@ -1713,8 +1840,10 @@ fn behind_chain(shape: &Shape, sweep: &Sweep, other: &Sweep) -> bool {
 
 /// The impulse solve of one impact (sequential impulses on the manifold points, friction
 /// and restitution): approaching points bounce back at `restitution` times their approach
-/// speed when faster than `threshold` (m/s), and otherwise stop approaching; with a
-/// `push_time` (seconds), points overlapping by more than the linear slop also separate fast
+/// speed when faster than `threshold` (m/s); every other point may close its gap to the
+/// time of impact's target over the `remaining` time of the step (seconds), no faster
+/// (a speculative contact); a point closer than the target band opens toward it over the
+/// rest of the step, a quarter of the `step` (seconds) at least; with a `push_time` (seconds), points overlapping by more than the linear slop also separate fast
 /// enough to leave the overlap in that time (a kinematic pusher's impact). Returns the
 /// fastest approaching point and its approach speed (m/s), if any point approached.
 fn solve_impact(
@@ -1722,6 +1851,7 @@ fn solve_impact(
     b: &mut ImpactBody,
     m: &Manifold,
     (friction, restitution, threshold): (f32, f32, f32),
+    (remaining, step): (f32, f32),
     push_time: Option<f32>,
 ) -> Option<(usize, f32)> {
     let mut fastest: Option<(usize, f32)> = None;
@@ -1735,7 +1865,16 @@ fn solve_impact(
             if k > 0.0 { 1.0 / k } else { 0.0 }
         };
         let vn = (b.velocity_at(rb) - a.velocity_at(ra)).dot(n);
-        let target = if restitution > 0.0 && vn < -threshold { -restitution * vn } else { 0.0 };
+        // A bouncing point leaves at its restitution speed; any other point may close its gap
+        // (to the time of impact's target) over the rest of the step, no faster: a bounce
+        // that turns the body into a second point must not drive that point through.
+        let closing = (p.separation - TOI_TARGET).max(0.0) / remaining;
+        let target = if restitution > 0.0 && vn < -threshold { -restitution * vn } else { -closing };
+        // A point closer than the target band (an impact found below it, see
+        // `World::advance_apart`, or shapes that overlap) opens toward the band over the rest of
+        // the step (a quarter step at least): repeated impacts must not close the gap further.
+        let below = (TOI_TARGET - TOI_TOLERANCE - p.separation).clamp(0.0, TOI_TARGET);
+        let target = target.max(below / remaining.max(0.25 * step));
         let overlap = (-p.separation - LINEAR_SLOP).max(0.0);
         let target = push_time.map_or(target, |time| target.max(overlap / time));
         if vn < 0.0 && fastest.is_none_or(|(_, speed)| -vn > speed) {
@@ -1743,21 +1882,7 @@ fn solve_impact(
         }
         *slot = (ra, rb, mass(n), mass(tangent), target, 0.0, 0.0);
     }
-    let mut count = m.count.min(2);
-    if points[..count].iter().any(|p| p.4 > 0.0) {
-        // A bouncing impact acts at the bouncing points only: a point that was not approaching
-        // would otherwise be stopped dead when the bounce turns the body into it, which loses
-        // energy. If it approaches later, the re-sweep or the contact solver handles it.
-        let mut kept = 0;
-        for i in 0..count {
-            if points[i].4 > 0.0 {
-                points[kept] = points[i];
-                kept += 1;
-            }
-        }
-        count = kept;
-    }
-    let points = &mut points[..count];
+    let points = &mut points[..m.count.min(2)];
     let apply = |a: &mut ImpactBody, b: &mut ImpactBody, ra: Vec2, rb: Vec2, impulse: Vec2| {
         a.v -= a.inv_mass * impulse;
         a.w -= a.inv_inertia * ra.perp_dot(impulse);
