@@ -50,6 +50,28 @@ fn a_center_crossing_a_plate_is_flagged() {
     assert!(v.message.contains("1.250 m along the 2.000 m span"), "{}", v.message);
 }
 
+/// A kinematic arm whose center of mass (its pivot) lies outside its shape: its pivot
+/// crossing a dynamic plate is no pass-through (the arm's plate went nowhere near it).
+#[test]
+fn a_center_outside_its_own_shape_is_not_watched() {
+    let arm = BodyInfo::new("arm", BodyType::Kinematic, 0.0, 3.0);
+    let bodies = vec![BodyInfo::new("plate", BodyType::Dynamic, 0.005, 1.0), arm.clone()];
+    let mut checker = Checker::new(bodies, vec![upright_plate(0, false)], DT);
+    let v = DVec2::new(60.0, 0.0);
+    let before = [Pose::new(DVec2::ZERO, 0.0), Pose::moving(DVec2::new(-0.5, 0.2), 0.0, v, 0.0)];
+    let after = [Pose::new(DVec2::ZERO, 0.0), Pose::moving(DVec2::new(0.5, 0.2), 0.0, v, 0.0)];
+    let step = StepView { step: 2, before: &before, after: &after, events: &StepEvents::default() };
+    assert!(checker.check(&step).is_empty());
+    // The same motion of a body whose center is inside it is a pass-through.
+    let solid = BodyInfo::new("arm", BodyType::Kinematic, 0.05, 3.0);
+    let mut checker = Checker::new(
+        vec![BodyInfo::new("plate", BodyType::Dynamic, 0.005, 1.0), solid],
+        vec![upright_plate(0, false)],
+        DT,
+    );
+    assert_eq!(checker.check(&step).len(), 1);
+}
+
 #[test]
 fn a_center_going_round_an_end_is_not_flagged() {
     // The chord crosses the plate's line 0.15 m beyond its upper end.

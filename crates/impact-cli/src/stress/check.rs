@@ -459,7 +459,10 @@ pub(super) fn thin_name(bodies: &[BodyInfo], thin: &Thin) -> String {
     if thin.label.is_empty() { format!("`{name}`") } else { format!("`{name}` ({})", thin.label) }
 }
 
-/// The bodies a rule watches: for a thin body, those that could pass through it.
+/// The bodies a rule watches: for a thin body, those that could pass through it. A body
+/// whose center of mass lies in none of its solid shapes (a kinematic arm about its pivot)
+/// has no center to pass through anything: it is not watched (its own thin rule and the
+/// crossed plates check see it).
 fn watched(bodies: &[BodyInfo], rule: &Rule) -> Vec<usize> {
     let Rule::Thin(thin) = rule else { return Vec::new() };
     let wall = &bodies[thin.body];
@@ -470,7 +473,7 @@ fn watched(bodies: &[BodyInfo], rule: &Rule) -> Vec<usize> {
         } else {
             wall.solid && b.body_type != BodyType::Static && (dynamic || wall_dynamic)
         };
-        *i != thin.body && b.solid && collides
+        *i != thin.body && b.solid && collides && (thin.sensor || b.inner_radius > 0.0)
     };
     bodies.iter().enumerate().filter(watches).map(|(i, _)| i).collect()
 }

@@ -1042,7 +1042,9 @@ impl World {
     ///   solver saw the new motion, so nothing is absorbed;
     /// - over the whole step, the contact solver saw the contact: a push within the dynamic
     ///   body's fast-body limit, into a body not deeper than [`CONTINUOUS_DEEP_FRACTION`] of
-    ///   its smallest extent, is its (a fast spinner's tip on a wall, a turning paddle are not).
+    ///   its smallest extent, is its (a fast spinner's tip on a wall, a turning paddle are
+    ///   not), and so is any push of a body that is not elongated ([`is_elongated`]) into a
+    ///   static one (its core catches it).
     ///
     /// Only a dynamic body against a static or kinematic one: two dynamic bodies are left to
     /// the core levels and the contact solver (in a packed block that a heavy body hits, every
@@ -1069,7 +1071,13 @@ impl World {
             false => (f32::MAX, f32::MAX),
         };
         let ((push_a, deep_a), (push_b, deep_b)) = (limits(a), limits(b));
-        let absorbed = s.base == 0.0 && closing <= push_a.min(push_b) && -deepest.separation <= deep_a.min(deep_b);
+        let within = closing <= push_a.min(push_b) && -deepest.separation <= deep_a.min(deep_b);
+        // Against a static body, only an elongated body's push counts over a whole step: a
+        // round one's core stops it before it is half through, and a box spinning along a
+        // wall would be an impact at every corner, up to its cap, for nothing.
+        let dynamic = if a.is_dynamic() { a } else { b };
+        let fixed = !(a.is_kinematic() || b.is_kinematic());
+        let absorbed = s.base == 0.0 && (within || (fixed && !is_elongated(dynamic)));
         (closing > TOI_TOLERANCE && !absorbed).then_some((deepest.point + origin, m.normal))
     }
 
@@ -1648,6 +1656,16 @@ const CLOSING_SAMPLES: [f32; 3] = [0.125, 0.25, 0.5];
 /// gap by impacts qualifies and one left touching or overlapping by the contact solver does
 /// not.
 const APART_MIN_GAP: f32 = 0.001 * LINEAR_SLOP;
+
+/// Whether a body is elongated: its largest extent more than [`ELONGATION`] times its
+/// smallest (a box of sides 4 to 1 or longer, a plate, a long capsule). The core of such a
+/// body is much shorter than the body, so the core levels let its ends sink deep.
+fn is_elongated(b: &Body) -> bool {
+    b.max_extent > ELONGATION * b.min_extent
+}
+
+/// See [`is_elongated`].
+const ELONGATION: f32 = 4.0;
 
 /// How much of the thinner dynamic body's smallest extent the turn of a touching pair must
 /// move its shapes' surfaces before the whole shapes are swept below their gap
