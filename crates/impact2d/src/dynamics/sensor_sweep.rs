@@ -14,11 +14,11 @@ use super::continuous::Continuous;
 use super::events::{SensorBeginEvent, SensorEndEvent};
 use super::handles::NULL;
 use super::world::World;
-use crate::broad_phase::ProxyKind;
+use crate::broad_phase::{PairKey, ProxyKind};
 use crate::geometry::Aabb;
 use crate::math::Sweep;
 use crate::narrow_phase::collide;
-use crate::query::{ShapeProxy, ToiState, time_of_impact};
+use crate::query::{DistanceInput, ShapeProxy, SimplexCache, ToiState, shape_distance, time_of_impact};
 use crate::settings::TOI_TOLERANCE;
 
 /// The band about a gap of zero in which a sensor crossing's time of impact counts as a touch
@@ -102,20 +102,47 @@ impl World {
     }
 
     /// Whether shapes `a` and `b`, moving over their sweeps, touch during the step but
-    /// overlap at neither end of it.
+    /// overlap at neither end of it, each end judged as the narrow phase judges it (it reports
+    /// the overlaps at the ends: one at the start began at this step's update, one at the end
+    /// begins at the next): at the start, by the pair's sensor contact; at the end, by the
+    /// narrow phase's own test on the final poses. Far from the origin, a test of the rebased
+    /// sweeps can disagree with those by a rounding, and the crossing would go unreported.
     fn crosses(&self, a: u32, sweep_a: &Sweep, b: u32, sweep_b: &Sweep) -> bool {
         let (ca, cb) = (&self.colliders[a], &self.colliders[b]);
+        if self.sensor_touching(a, b) || self.overlap_now(a, b) {
+            return false;
+        }
         // Rebased on A, so f32 keeps its precision far from the origin.
         let origin = sweep_a.c1;
         let (sa, sb) = (sweep_a.rebased(origin), sweep_b.rebased(origin));
-        let overlap =
-            |t: f32| collide(&ca.geometry, sa.transform_at(t), &cb.geometry, sb.transform_at(t), 0.0).count > 0;
-        if overlap(0.0) || overlap(1.0) {
-            return false;
-        }
         let (pa, pb) = (ShapeProxy::from_shape(&ca.geometry), ShapeProxy::from_shape(&cb.geometry));
         let out = time_of_impact(&pa, &sa, &pb, &sb, 1.0, 0.0, SENSOR_TOLERANCE);
-        out.is_ok_and(|out| matches!(out.state, ToiState::Hit | ToiState::Failed))
+        // Overlapped: touching at the start by the rebased test though the narrow phase saw a
+        // gap there (a rounding far out): it crossed all the same.
+        let touched = out.is_ok_and(|out| matches!(out.state, ToiState::Hit | ToiState::Failed | ToiState::Overlapped));
+        // Touching at the end (within the tolerance, yet no overlap for the narrow phase): the
+        // next step's sweep starts there and reports the crossing once, if it comes.
+        let end = DistanceInput {
+            proxy_a: &pa,
+            transform_a: sa.transform_at(1.0),
+            proxy_b: &pb,
+            transform_b: sb.transform_at(1.0),
+        };
+        touched && shape_distance(&end, &mut SimplexCache::default()).is_ok_and(|d| d.distance > SENSOR_TOLERANCE)
+    }
+
+    /// Whether the sensor contact of shapes `a` and `b` touched at this step's start.
+    fn sensor_touching(&self, a: u32, b: u32) -> bool {
+        let key = PairKey::new(self.colliders[a].proxy.raw(), self.colliders[b].proxy.raw());
+        self.pair_map.get(&key.0).is_some_and(|&index| self.contacts[index].is_touching())
+    }
+
+    /// Whether shapes `a` and `b` overlap where their bodies are now, by the narrow phase's
+    /// sensor test (see `World::update_contacts`).
+    fn overlap_now(&self, a: u32, b: u32) -> bool {
+        let (ca, cb) = (&self.colliders[a], &self.colliders[b]);
+        let (xf_a, xf_b) = (self.bodies[ca.body].transform, self.bodies[cb.body].transform);
+        ca.aabb.overlaps(&cb.aabb) && collide(&ca.geometry, xf_a, &cb.geometry, xf_b, 0.0).count > 0
     }
 }
 
