@@ -1244,10 +1244,13 @@ impl World {
         let (mut fixed_a, mut fixed_b) = (a, b);
         let hit = solve_impact(&mut a, &mut b, &manifold, materials, times, push_time);
         if held_a || held_b {
-            // A stopped body stands where it is for the rest of the step: the body hitting it
-            // bounces off it as off a wall (or it would come back at once, and again, closer
-            // each time). The stopped body keeps the velocity change of the real exchange.
-            let fix = |body: &mut ImpactBody| (body.inv_mass, body.inv_inertia) = (0.0, 0.0);
+            // A stopped body stands where it is for the rest of the step, whatever velocity it
+            // keeps for the next: the body hitting it bounces off it as off a still wall (or
+            // it would come back at once, and again, closer each time). The stopped body keeps
+            // the velocity change of the real exchange.
+            let fix = |body: &mut ImpactBody| {
+                (body.inv_mass, body.inv_inertia, body.v, body.w) = (0.0, 0.0, Vec2::ZERO, 0.0);
+            };
             if held_a {
                 fix(&mut fixed_a)
             } else {
