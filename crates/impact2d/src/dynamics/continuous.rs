@@ -1046,14 +1046,18 @@ impl World {
     ///   not), and so is any push of a body that is not elongated ([`is_elongated`]) into a
     ///   static one (its core catches it).
     ///
-    /// Only a dynamic body against a static or kinematic one: two dynamic bodies are left to
-    /// the core levels and the contact solver (in a packed block that a heavy body hits, every
-    /// box pushes into its neighbors, and impacts at once would cascade through the block and
-    /// stop it at the impact cap).
+    /// A dynamic body against a static or kinematic one, or two elongated dynamic bodies over
+    /// a whole step (a pile pressing one plate's end into another: the core of a plate is
+    /// half the plate); other dynamic pairs are left to the core levels and the contact solver
+    /// (in a packed block that a heavy body hits, every box pushes into its neighbors, and
+    /// impacts at once would cascade through the block and stop it at the impact cap).
     fn touching_push(&self, (_, shape_a, shape_b): (u64, u32, u32), s: &PairSweeps) -> Option<(Vec2, Vec2)> {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
-        if a.is_dynamic() == b.is_dynamic() {
+        // Two dynamic bodies only when both are elongated and the contact solver saw them
+        // (over a whole step): two plates pressed into each other by a pile.
+        let plates = a.is_dynamic() && b.is_dynamic() && is_elongated(a) && is_elongated(b) && s.base == 0.0;
+        if a.is_dynamic() == b.is_dynamic() && !plates {
             return None;
         }
         let origin = s.sweep_a.c1;
