@@ -12,9 +12,9 @@
 //!   its path is taken through the points of its impacts (its center within its outer radius
 //!   of each). A body that was not redirected may still have gone round an end (of a thin
 //!   body that is not a wall of a closed box) if that way is no longer than the most it can
-//!   have moved (see [`Checker::check`]). A thin body hit
-//!   by two or more others in the step follows no path the checker can bound, and is not
-//!   checked in that step. For a sensor a crossing is expected and must instead give a
+//!   have moved (see [`Checker::check`]). A dynamic thin body hit twice or more in the step
+//!   (by one body or several) follows no path the checker can bound, and is not checked in
+//!   that step; static and kinematic ones always are. For a sensor a crossing is expected and must instead give a
 //!   sensor begin event and a sensor end event (`sensors.rs`).
 //! - Two solid thin bodies that collide never cross each other like an X: the ends of each
 //!   are never both past the other's faces, one on each side, by [`CROSS_DEPTH`] (crossed
@@ -294,7 +294,7 @@ impl Checker {
     ) -> Option<(Crossing, Option<f64>)> {
         let t = thin.body;
         let (thin0, thin1) = (&s.before[t], &s.after[t]);
-        let stray = self.stray(s, t, m)?;
+        let stray = self.stray(s, t)?;
         let outer = self.bodies[m].outer_radius;
         // The path: the centers at both ends, and the points of its impacts between, its
         // center within its outer radius of each.
@@ -321,10 +321,15 @@ impl Checker {
         })
     }
 
-    /// How far thin body `t` may have strayed in the step from its steady motion; none when
-    /// bodies other than `m` hit it twice or more (its path is then unknown).
-    fn stray(&self, s: &StepView, t: usize, m: usize) -> Option<Stray> {
-        if s.events.turns(t, m).nth(1).is_some() {
+    /// How far thin body `t` may have strayed in the step from its steady motion: nothing for
+    /// a static or kinematic body (impacts do not move it); none when a dynamic one was hit
+    /// twice or more, by anything (its path is then unknown: between two impacts its velocity
+    /// may have gone anywhere and back, which the change over the step does not bound).
+    fn stray(&self, s: &StepView, t: usize) -> Option<Stray> {
+        if self.bodies[t].body_type != BodyType::Dynamic {
+            return Some(Stray { linear: 0.0, angular: 0.0 });
+        }
+        if s.events.turns(t, usize::MAX).nth(1).is_some() {
             return None;
         }
         let (t0, t1) = (&s.before[t], &s.after[t]);
