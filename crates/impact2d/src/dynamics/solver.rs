@@ -229,8 +229,12 @@ fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], caps: (f32, 
 /// The dynamic bodies' velocities held to `caps`, the world's (linear m/s, angular rad/s),
 /// after the contact impulses of a sub-step and before the bodies move by them.
 fn cap_velocities(states: &mut [BodyState], sims: &[BodySim], caps: (f32, f32)) {
+    let (max_squared, max_angular) = (caps.0 * caps.0, caps.1);
     for (s, sim) in states.iter_mut().zip(sims).skip(1) {
-        if sim.dynamic {
+        // Read only, for the bodies within the caps (nearly all of them); `cap_velocity` gives
+        // them back bit for bit anyway.
+        let within = s.v.length_squared() <= max_squared && s.w.abs() <= max_angular;
+        if !within && sim.dynamic {
             (s.v, s.w) = cap_velocity(s.v, s.w, caps);
         }
     }

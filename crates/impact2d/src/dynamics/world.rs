@@ -1201,8 +1201,9 @@ impl World {
         let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
         for &index in &self.awake {
             let b = &mut self.bodies[index];
-            if b.is_dynamic() {
-                (b.linear_velocity, b.angular_velocity) = cap_velocity(b.linear_velocity, b.angular_velocity, caps);
+            let (v, w) = (b.linear_velocity, b.angular_velocity);
+            if b.is_dynamic() && !(v.length_squared() <= caps.0 * caps.0 && w.abs() <= caps.1) {
+                (b.linear_velocity, b.angular_velocity) = cap_velocity(v, w, caps);
             }
             let p = b.transform.p;
             if !(p.x.abs() <= MAX_COORDINATE && p.y.abs() <= MAX_COORDINATE) {
