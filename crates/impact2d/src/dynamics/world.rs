@@ -477,7 +477,7 @@ impl World {
     /// Destroys a body and its shapes. Contacts it had end (with end events if touching) and
     /// the bodies it touched wake up.
     ///
-    /// Errors: [`WorldError::StaleHandle`].
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn destroy_body(&mut self, id: BodyId) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         while self.bodies[index].contact_head != NULL {
@@ -512,83 +512,91 @@ impl World {
         Ok(&self.bodies[self.body_index(id)?])
     }
 
-    /// The body's type. Errors: [`WorldError::StaleHandle`].
+    /// The body's type. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn body_type(&self, id: BodyId) -> Result<BodyType, WorldError> {
         Ok(self.body(id)?.body_type)
     }
 
-    /// The world position of the body origin (meters). Errors: [`WorldError::StaleHandle`].
+    /// The world position of the body origin (meters). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn position(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.transform.p)
     }
 
-    /// The body angle (radians; within [-π, π) at the start of each step, and after a step
-    /// the start angle plus the step's rotation). Errors: [`WorldError::StaleHandle`].
+    /// The body angle (radians; within [-π, π) at the start of each step, and after a step the
+    /// start angle plus the step's rotation). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn angle(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.angle)
     }
 
-    /// The body transform (origin and rotation). Errors: [`WorldError::StaleHandle`].
+    /// The body transform (origin and rotation). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn transform(&self, id: BodyId) -> Result<Transform, WorldError> {
         Ok(self.body(id)?.transform)
     }
 
-    /// The world position of the center of mass (meters). Errors: [`WorldError::StaleHandle`].
+    /// The world position of the center of mass (meters). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn world_center(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.center)
     }
 
-    /// The center of mass in body coordinates (meters). Errors: [`WorldError::StaleHandle`].
+    /// The center of mass in body coordinates (meters). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn local_center(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.local_center)
     }
 
-    /// The velocity of the center of mass (m/s). Errors: [`WorldError::StaleHandle`].
+    /// The velocity of the center of mass (m/s). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn linear_velocity(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.linear_velocity)
     }
 
-    /// The angular velocity (rad/s). Errors: [`WorldError::StaleHandle`].
+    /// The angular velocity (rad/s). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn angular_velocity(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.angular_velocity)
     }
 
     /// The mass (kg); zero for static and kinematic bodies. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn mass(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.mass)
     }
 
     /// The rotational inertia about the center of mass (kg·m²). Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn rotational_inertia(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.inertia)
     }
 
-    /// Whether the body is awake (static bodies never are). Errors: [`WorldError::StaleHandle`].
+    /// Whether the body is awake (static bodies never are). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn is_awake(&self, id: BodyId) -> Result<bool, WorldError> {
         Ok(self.body(id)?.is_awake())
     }
 
     /// The body's motion over the last step (center of mass and angle at its start and end;
     /// the angle is not reduced, so a fast spin shows its whole rotation). Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn sweep(&self, id: BodyId) -> Result<Sweep, WorldError> {
         Ok(self.body(id)?.sweep)
     }
 
     /// The body's flags for continuous collision: `(bullet, continuous)`. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn continuous_flags(&self, id: BodyId) -> Result<(bool, bool), WorldError> {
         let b = self.body(id)?;
         Ok((b.bullet, b.continuous))
     }
 
-    /// Whether continuous collision swept the body as fast in the last step: a dynamic body
-    /// that moved (rotation included) more than its safety factor
-    /// ([`World::body_safety_factor`]) times its smallest extent, or a moving bullet, or a body
-    /// deep in a static shape (see [`ContinuousStats`](super::ContinuousStats)). Always false
-    /// when continuous collision is off. Errors: [`WorldError::StaleHandle`].
+    /// Whether continuous collision swept the body as fast in the last step: a dynamic body that
+    /// moved (rotation included) more than its safety factor ([`World::body_safety_factor`]) times
+    /// its smallest extent, or a moving bullet, or a body deep in a static shape (see
+    /// [`ContinuousStats`](super::ContinuousStats)). Always false when continuous collision is off.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn is_fast(&self, id: BodyId) -> Result<bool, WorldError> {
         let b = self.body(id)?;
         Ok(self.step_count > 0 && b.fast_step == self.step_count)
@@ -596,17 +604,17 @@ impl World {
 
     /// The body's safety factor for continuous collision ([`BodyDef::safety_factor`]: how far
     /// it may move in a step before it is swept, as a fraction of its smallest extent).
-    /// Errors: [`WorldError::StaleHandle`].
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn body_safety_factor(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.safety_factor)
     }
 
-    /// Sets the body's safety factor for continuous collision (see [`BodyDef::safety_factor`]
-    /// for what it trades); the fast-body test uses it from the next step on. Accepted for
-    /// every body, used only for dynamic continuous bodies that are not bullets.
+    /// Sets the body's safety factor for continuous collision (see [`BodyDef::safety_factor`] for
+    /// what it trades); the fast-body test uses it from the next step on. Accepted for every body,
+    /// used only for dynamic continuous bodies that are not bullets.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] unless it is finite,
-    /// above 0 and at most
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless it is finite, above 0 and at most
     /// [`MAX_CONTINUOUS_SAFETY_FACTOR`](crate::settings::MAX_CONTINUOUS_SAFETY_FACTOR) (1); the
     /// body keeps its factor then.
     pub fn set_body_safety_factor(&mut self, id: BodyId, factor: f32) -> Result<(), WorldError> {
@@ -616,12 +624,13 @@ impl World {
         Ok(())
     }
 
-    /// The body's user data. Errors: [`WorldError::StaleHandle`].
+    /// The body's user data. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn body_user_data(&self, id: BodyId) -> Result<u64, WorldError> {
         Ok(self.body(id)?.user_data)
     }
 
-    /// The body's shapes, most recently attached first. Errors: [`WorldError::StaleHandle`].
+    /// The body's shapes, most recently attached first. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn body_shapes(&self, id: BodyId) -> Result<Vec<ShapeId>, WorldError> {
         let mut out = Vec::new();
         let mut shape = self.body(id)?.shape_head;
@@ -633,7 +642,7 @@ impl World {
     }
 
     /// The body's contacts (touching or not), sorted by shape handles. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn body_contacts(&self, id: BodyId) -> Result<Vec<ContactData>, WorldError> {
         let mut out = Vec::new();
         let mut key = self.body(id)?.contact_head;
@@ -690,11 +699,11 @@ impl World {
     }
 
     /// Moves a body to `position` (its origin, meters) and `angle` (radians) at once, without
-    /// sweeping through what lies between. The body and everything touching it wake; its
-    /// shapes' AABBs move now.
+    /// sweeping through what lies between. The body and everything touching it wake; its shapes'
+    /// AABBs move now.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] for a non-finite or
-    /// out-of-range position or angle.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] for a non-finite or out-of-range position or angle.
     pub fn set_transform(&mut self, id: BodyId, position: Vec2, angle: f32) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         check_vector(position, "body position")?;
@@ -842,7 +851,8 @@ impl World {
         Ok(())
     }
 
-    /// Wakes a body and its island. Errors: [`WorldError::StaleHandle`].
+    /// Wakes a body and its island. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn wake_body(&mut self, id: BodyId) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         self.wake_body_index(index);
@@ -850,7 +860,7 @@ impl World {
     }
 
     /// Allows or forbids a body to sleep; forbidding wakes it. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn set_sleep_allowed(&mut self, id: BodyId, allowed: bool) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         self.bodies[index].sleep_allowed = allowed;
@@ -954,7 +964,7 @@ impl World {
     /// Detaches and destroys a shape. Its contacts end (with end events if touching), the
     /// bodies they touched wake, and a dynamic body's mass is recomputed.
     ///
-    /// Errors: [`WorldError::StaleHandle`].
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn destroy_shape(&mut self, id: ShapeId) -> Result<(), WorldError> {
         let index = self.shape_index(id)?;
         let body = self.colliders[index].body;
@@ -1023,43 +1033,48 @@ impl World {
         Ok(&self.colliders[self.shape_index(id)?])
     }
 
-    /// The body a shape is attached to. Errors: [`WorldError::StaleHandle`].
+    /// The body a shape is attached to. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn shape_body(&self, id: ShapeId) -> Result<BodyId, WorldError> {
         let b = self.collider(id)?.body;
         Ok(BodyId::new(b, self.bodies.generations[b as usize], self.id))
     }
 
-    /// A shape's geometry (body coordinates). Errors: [`WorldError::StaleHandle`].
+    /// A shape's geometry (body coordinates). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn shape_geometry(&self, id: ShapeId) -> Result<&Shape, WorldError> {
         Ok(&self.collider(id)?.geometry)
     }
 
-    /// A shape's tight AABB where its body is now (meters). Errors: [`WorldError::StaleHandle`].
+    /// A shape's tight AABB where its body is now (meters). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn shape_aabb(&self, id: ShapeId) -> Result<Aabb, WorldError> {
         Ok(self.collider(id)?.aabb)
     }
 
-    /// A shape's filter. Errors: [`WorldError::StaleHandle`].
+    /// A shape's filter. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn shape_filter(&self, id: ShapeId) -> Result<Filter, WorldError> {
         Ok(self.collider(id)?.filter)
     }
 
-    /// Whether a shape is a sensor. Errors: [`WorldError::StaleHandle`].
+    /// Whether a shape is a sensor. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn is_sensor(&self, id: ShapeId) -> Result<bool, WorldError> {
         Ok(self.collider(id)?.sensor)
     }
 
-    /// A shape's friction coefficient. Errors: [`WorldError::StaleHandle`].
+    /// A shape's friction coefficient. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn shape_friction(&self, id: ShapeId) -> Result<f32, WorldError> {
         Ok(self.collider(id)?.friction)
     }
 
-    /// A shape's restitution. Errors: [`WorldError::StaleHandle`].
+    /// A shape's restitution. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn shape_restitution(&self, id: ShapeId) -> Result<f32, WorldError> {
         Ok(self.collider(id)?.restitution)
     }
 
-    /// A shape's user data. Errors: [`WorldError::StaleHandle`].
+    /// A shape's user data. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn shape_user_data(&self, id: ShapeId) -> Result<u64, WorldError> {
         Ok(self.collider(id)?.user_data)
     }
@@ -1087,7 +1102,7 @@ impl World {
     }
 
     /// Sets a shape's filter: its pairs are found again at the next step. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), WorldError> {
         let index = self.shape_index(id)?;
         self.colliders[index].filter = filter;
