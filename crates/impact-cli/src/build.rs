@@ -4,7 +4,7 @@
 use impact2d::{BodyId, Shape, ShapeId, World, WorldDef, WorldError};
 use thiserror::Error;
 
-use crate::scene::{BodyType, ValidScene};
+use crate::scene::{BodyType, FieldPath, PathStep, ValidScene, ValidationError};
 
 /// A world built from a scene, with the handle of every body and shape the scene lists.
 #[derive(Clone, Debug)]
@@ -17,17 +17,50 @@ pub struct SceneWorld {
     pub shapes: Vec<Vec<Vec<ShapeId>>>,
 }
 
-/// A scene the world refused. Validation ([`crate::scene::Scene::validate`]) catches what it
-/// can name in the file, so this happens only for limits only the world knows (a density so
-/// high the mass overflows f32, a world full of handles).
+/// A scene the world refused. [`crate::scene::Scene::validate`] checks every field against
+/// the world's ranges first and then builds the world itself, turning this error into a
+/// located one ([`BuildError::into_validation`]); so a valid scene never gets it.
 #[derive(Clone, Debug, Error, PartialEq)]
 #[error("{path}: {source}")]
 pub struct BuildError {
-    /// The body or shape at fault: `bodies[3]` or `bodies[3].shapes[0]` (`scene` for the
-    /// world's settings).
-    pub path: String,
+    /// The body or shape at fault: `bodies[3]` or `bodies[3].shapes[0]` (`scene`, the empty
+    /// path, for the world's settings).
+    pub path: FieldPath,
     /// What the world said.
     pub source: WorldError,
+}
+
+impl BuildError {
+    /// The error at the field it is about, when the world's message names one (a body's
+    /// `linear_velocity`; a shape's `density` for its mass or its body's), else at the body
+    /// or shape; the message is the world's.
+    pub fn into_validation(self) -> ValidationError {
+        let field = match &self.source {
+            WorldError::InvalidValue { what, .. } => match *what {
+                "gravity" => Some("gravity"),
+                "max linear speed" => Some("max_linear_speed"),
+                "max angular speed" => Some("max_angular_speed"),
+                "body position" => Some("position"),
+                "body angle" => Some("angle"),
+                "body linear velocity" => Some("linear_velocity"),
+                "body angular velocity" => Some("angular_velocity"),
+                "body linear damping" => Some("linear_damping"),
+                "body angular damping" => Some("angular_damping"),
+                "body gravity scale" => Some("gravity_scale"),
+                "body safety factor" => Some("safety_factor"),
+                "shape density" | "shape mass" | "body mass" => Some("density"),
+                "shape friction" => Some("friction"),
+                "shape restitution" => Some("restitution"),
+                _ => None,
+            },
+            _ => None,
+        };
+        let path = match field {
+            Some(key) => self.path.key(key),
+            None => self.path,
+        };
+        ValidationError { path, message: self.source.to_string() }
+    }
 }
 
 /// Builds the world of `scene`: its gravity, speed caps and continuous collision setting
@@ -37,7 +70,8 @@ pub struct BuildError {
 /// Errors: [`BuildError`] naming the body or shape the world refused (`scene` for the world's
 /// settings, which validation has checked already).
 pub fn build_world(scene: &ValidScene) -> Result<SceneWorld, BuildError> {
-    let at = |path: String| move |source| BuildError { path, source };
+    let at = |path: FieldPath| move |source| BuildError { path, source };
+    let bodies_path = FieldPath::default().key("bodies");
     let s = scene.scene();
     let def = WorldDef {
         gravity: s.gravity,
@@ -46,17 +80,18 @@ pub fn build_world(scene: &ValidScene) -> Result<SceneWorld, BuildError> {
         enable_continuous: s.enable_continuous,
         ..WorldDef::default()
     };
-    let mut world = World::new(&def).map_err(at("scene".into()))?;
+    let mut world = World::new(&def).map_err(at(FieldPath::default()))?;
     let mut bodies = Vec::with_capacity(scene.scene().bodies.len());
     let mut shapes = Vec::with_capacity(bodies.capacity());
     for (i, body) in scene.bodies().enumerate() {
-        let id = world.create_body(&body_def(body.def, i)).map_err(at(format!("bodies[{i}]")))?;
+        let body_path = bodies_path.then(PathStep::Index(i));
+        let id = world.create_body(&body_def(body.def, i)).map_err(at(body_path.clone()))?;
         let mut ids = Vec::with_capacity(body.def.shapes.len());
         for (j, shape) in body.shapes().enumerate() {
             let def = shape_def(shape.def);
             let made: Result<Vec<ShapeId>, WorldError> =
                 shape.parts.iter().map(|part: &Shape| world.create_shape(id, &def, part)).collect();
-            ids.push(made.map_err(at(format!("bodies[{i}].shapes[{j}]")))?);
+            ids.push(made.map_err(at(body_path.key("shapes").then(PathStep::Index(j))))?);
         }
         bodies.push(id);
         shapes.push(ids);
@@ -173,11 +208,18 @@ mod tests {
     }
 
     #[test]
-    fn a_mass_the_world_refuses_names_the_shape() {
-        // A 2 m disc of density 3e38 kg/m²: 3.8e39 kg, beyond f32.
-        let text = SCENE.replace(r#""radius": 0.5, "density": 2"#, r#""radius": 2, "density": 3e38"#);
-        let error = build_world(&parse_scene(&text).unwrap()).unwrap_err();
-        assert_eq!(error.path, "bodies[1].shapes[0]");
-        assert!(error.to_string().starts_with("bodies[1].shapes[0]: shape mass must be finite"), "{error}");
+    fn a_mass_the_world_refuses_names_the_shape_s_density() {
+        // A 2e5 m disc of density 1e9 kg/m² (the largest density): 1.3e20 kg, beyond the
+        // body mass limit (1e18 kg). Only the world knows: validation builds it.
+        let text = SCENE.replace(r#""radius": 0.5, "density": 2"#, r#""radius": 2e5, "density": 1e9"#);
+        let error = parse_scene(&text).unwrap_err();
+        assert_eq!(error.path, "bodies[1].shapes[0].density");
+        assert!(error.message.starts_with("body mass must be at most MAX_BODY_MASS (1e18 kg)"), "{error}");
+        let valid = parse_scene(SCENE).unwrap();
+        let mut scene = valid.scene().clone();
+        scene.bodies[1].shapes[0].density = 1e9;
+        scene.bodies[1].shapes[0].geometry = crate::scene::Geometry::circle(2e5);
+        let error = scene.validate().unwrap_err();
+        assert_eq!(error.to_string().split(':').next(), Some("bodies[1].shapes[0].density"));
     }
 }

@@ -67,6 +67,15 @@ pub enum RunError {
         /// Why.
         source: WorldError,
     },
+    /// A body's state stopped being finite (the world's input contract says it cannot for a
+    /// validated scene): the run stops rather than report `null`s.
+    #[error("step {step}: bodies[{body}] is no longer finite (a defect of impact2d: please report it with the scene)")]
+    NonFinite {
+        /// The step after which it was found (from 1).
+        step: u32,
+        /// The body's index in the scene.
+        body: usize,
+    },
     /// `--png-every K DIR` with a K that is not a positive whole number.
     #[error("--png-every: K must be a whole number of steps, at least 1; got `{0}`")]
     PngEvery(String),
@@ -118,6 +127,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, RunError> {
     let progress = Progress::new(u64::from(steps));
     for step in 1..=steps {
         sim.step().map_err(|source| RunError::Step { step, source })?;
+        if let Some(body) = sim.first_non_finite_body() {
+            return Err(RunError::NonFinite { step, body });
+        }
         outputs.after_step(&sim, step == steps)?;
         progress.advance(started);
     }

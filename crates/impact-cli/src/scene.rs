@@ -21,7 +21,10 @@ mod read;
 use std::fmt;
 
 use impact2d::broad_phase::Filter;
-use impact2d::settings::{MAX_CONTINUOUS_SAFETY_FACTOR, MAX_COORDINATE, MAX_SUBSTEPS};
+use impact2d::settings::{
+    MAX_ANGULAR_SPEED, MAX_CONTINUOUS_SAFETY_FACTOR, MAX_COORDINATE, MAX_DAMPING, MAX_DENSITY, MAX_FRICTION,
+    MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_LINEAR_SPEED, MAX_RESTITUTION, MAX_SUBSTEPS, MAX_TIME_STEP, MIN_SPEED_CAP,
+};
 use impact2d::{Capsule, Circle, GeometryError, Polygon, Segment, Shape, Vec2, make_chain, make_offset_rounded_box};
 use serde::{Serialize, Serializer};
 use thiserror::Error;
@@ -479,13 +482,13 @@ pub enum PathStep {
 pub struct FieldPath(pub Vec<PathStep>);
 
 impl FieldPath {
-    fn then(&self, step: PathStep) -> FieldPath {
+    pub(crate) fn then(&self, step: PathStep) -> FieldPath {
         let mut steps = self.0.clone();
         steps.push(step);
         FieldPath(steps)
     }
 
-    fn key(&self, key: &'static str) -> FieldPath {
+    pub(crate) fn key(&self, key: &'static str) -> FieldPath {
         self.then(PathStep::Key(key))
     }
 }
@@ -533,26 +536,48 @@ impl Scene {
         }
     }
 
-    /// Checks every value and builds every shape.
+    /// Checks every value against the ranges the world accepts (the limits of
+    /// `impact2d::settings`), builds every shape, and then builds the world, so that a valid
+    /// scene is one the world takes whole: `impact check` refuses what `impact run` would.
     ///
     /// Errors: the first [`ValidationError`], in the order of the fields: non-finite numbers,
-    /// a time step or speed cap that is not positive, zero sub-steps or steps, positions beyond
-    /// `settings::MAX_COORDINATE`, more than `settings::MAX_SUBSTEPS` sub-steps, angles beyond
-    /// 10⁶ rad, negative damping, density, friction or restitution, a safety factor not
-    /// above 0 and at most 1, a static body with a velocity, and shapes the impact2d
-    /// constructors refuse.
+    /// a time step that is not positive or is beyond `settings::MAX_TIME_STEP`, zero sub-steps
+    /// or steps, more than `settings::MAX_SUBSTEPS` sub-steps, a gravity component beyond
+    /// `settings::MAX_GRAVITY`, speed caps outside `settings::MIN_SPEED_CAP` to
+    /// `settings::MAX_LINEAR_SPEED` (`MAX_ANGULAR_SPEED`), positions beyond
+    /// `settings::MAX_COORDINATE`, angles beyond 10⁶ rad, velocities beyond the speed limits,
+    /// damping outside 0 to `settings::MAX_DAMPING`, gravity scales beyond
+    /// `settings::MAX_GRAVITY_SCALE`, a safety factor not above 0 and at most 1, a static body
+    /// with a velocity, shapes the impact2d constructors refuse, density, friction or
+    /// restitution outside 0 to `settings::MAX_DENSITY`, `MAX_FRICTION`, `MAX_RESTITUTION`;
+    /// then what only the world refuses (a body heavier than `settings::MAX_BODY_MASS`), at the
+    /// field of the body or shape it names.
     pub fn validate(&self) -> Result<ValidScene, ValidationError> {
+        let valid = self.validate_fields()?;
+        crate::build::build_world(&valid).map_err(|error| error.into_validation())?;
+        Ok(valid)
+    }
+
+    /// The checks of [`Scene::validate`] that need no world.
+    fn validate_fields(&self) -> Result<ValidScene, ValidationError> {
         let root = FieldPath::default();
-        check_vec(self.gravity, &root.key("gravity"), f32::MAX)?;
+        check_vec(self.gravity, &root.key("gravity"), MAX_GRAVITY, "m/s²")?;
         check_positive(self.time_step, &root.key("time_step"))?;
+        check_at_most(self.time_step, MAX_TIME_STEP, "s", &root.key("time_step"))?;
         check_at_least_one(self.substeps, &root.key("substeps"))?;
         if self.substeps > MAX_SUBSTEPS {
             let message = format!("must be at most {MAX_SUBSTEPS}, got {}", self.substeps);
             return Err(ValidationError { path: root.key("substeps"), message });
         }
         check_at_least_one(self.steps, &root.key("steps"))?;
-        check_positive(self.max_linear_speed, &root.key("max_linear_speed"))?;
-        check_positive(self.max_angular_speed, &root.key("max_angular_speed"))?;
+        for (cap, max, unit, key) in [
+            (self.max_linear_speed, MAX_LINEAR_SPEED, "m/s", "max_linear_speed"),
+            (self.max_angular_speed, MAX_ANGULAR_SPEED, "rad/s", "max_angular_speed"),
+        ] {
+            check_positive(cap, &root.key(key))?;
+            check_at_least(cap, MIN_SPEED_CAP, unit, &root.key(key))?;
+            check_at_most(cap, max, unit, &root.key(key))?;
+        }
         let bodies = root.key("bodies");
         let built = self
             .bodies
@@ -572,17 +597,24 @@ impl Scene {
 }
 
 fn validate_body(body: &BodyDef, at: &FieldPath) -> Result<Vec<Vec<Shape>>, ValidationError> {
-    check_vec(body.position, &at.key("position"), MAX_COORDINATE)?;
+    check_vec(body.position, &at.key("position"), MAX_COORDINATE, "m")?;
     check_finite(body.angle, &at.key("angle"))?;
     if body.angle.abs() > MAX_ANGLE {
         let message = format!("{} is beyond the supported {MAX_ANGLE:e} rad", body.angle);
         return Err(ValidationError { path: at.key("angle"), message });
     }
-    check_vec(body.linear_velocity, &at.key("linear_velocity"), f32::MAX)?;
-    check_finite(body.angular_velocity, &at.key("angular_velocity"))?;
-    check_non_negative(body.linear_damping, &at.key("linear_damping"))?;
-    check_non_negative(body.angular_damping, &at.key("angular_damping"))?;
-    check_finite(body.gravity_scale, &at.key("gravity_scale"))?;
+    check_vec(body.linear_velocity, &at.key("linear_velocity"), f32::MAX, "m/s")?;
+    let speed = body.linear_velocity.length();
+    if speed > MAX_LINEAR_SPEED {
+        let message = format!("speed {} is beyond the supported {} m/s", number(speed), number(MAX_LINEAR_SPEED));
+        return Err(ValidationError { path: at.key("linear_velocity"), message });
+    }
+    check_magnitude(body.angular_velocity, MAX_ANGULAR_SPEED, "rad/s", &at.key("angular_velocity"))?;
+    for (damping, key) in [(body.linear_damping, "linear_damping"), (body.angular_damping, "angular_damping")] {
+        check_non_negative(damping, &at.key(key))?;
+        check_at_most(damping, MAX_DAMPING, "1/s", &at.key(key))?;
+    }
+    check_magnitude(body.gravity_scale, MAX_GRAVITY_SCALE, "", &at.key("gravity_scale"))?;
     check_safety_factor(body.safety_factor, &at.key("safety_factor"))?;
     if body.body_type == BodyType::Static {
         let moving = if body.linear_velocity != Vec2::ZERO {
@@ -606,10 +638,56 @@ fn validate_shape(shape: &ShapeDef, at: &FieldPath) -> Result<Vec<Shape>, Valida
         let path = shape.geometry.field_of(&error).map_or_else(|| at.clone(), |field| at.key(field));
         ValidationError { path, message: error.to_string() }
     })?;
-    check_non_negative(shape.density, &at.key("density"))?;
-    check_non_negative(shape.friction, &at.key("friction"))?;
-    check_non_negative(shape.restitution, &at.key("restitution"))?;
+    for (x, max, unit, key) in [
+        (shape.density, MAX_DENSITY, "kg/m²", "density"),
+        (shape.friction, MAX_FRICTION, "", "friction"),
+        (shape.restitution, MAX_RESTITUTION, "", "restitution"),
+    ] {
+        check_non_negative(x, &at.key(key))?;
+        check_at_most(x, max, unit, &at.key(key))?;
+    }
     Ok(parts)
+}
+
+/// `x` for messages: plain below 10⁴ (`0.5`, `1000`), in exponent form above (`1e6`).
+fn number(x: f32) -> String {
+    if x.abs() < 1.0e4 { format!("{x}") } else { format!("{x:e}") }
+}
+
+/// `unit` after a number, with its space (none for dimensionless values).
+fn with_unit(unit: &str) -> String {
+    if unit.is_empty() { String::new() } else { format!(" {unit}") }
+}
+
+/// Checks that a finite `x` is at most `max` (in `unit`).
+fn check_at_most(x: f32, max: f32, unit: &str, at: &FieldPath) -> Result<(), ValidationError> {
+    if x <= max {
+        Ok(())
+    } else {
+        let message = format!("must be at most {}{}, got {}", number(max), with_unit(unit), number(x));
+        Err(ValidationError { path: at.clone(), message })
+    }
+}
+
+/// Checks that a finite `x` is at least `min` (in `unit`).
+fn check_at_least(x: f32, min: f32, unit: &str, at: &FieldPath) -> Result<(), ValidationError> {
+    if x >= min {
+        Ok(())
+    } else {
+        let message = format!("must be at least {min:e}{}, got {x:e}", with_unit(unit));
+        Err(ValidationError { path: at.clone(), message })
+    }
+}
+
+/// Checks that `x` is finite and at most `max` (in `unit`) in magnitude.
+fn check_magnitude(x: f32, max: f32, unit: &str, at: &FieldPath) -> Result<(), ValidationError> {
+    check_finite(x, at)?;
+    if x.abs() <= max {
+        Ok(())
+    } else {
+        let message = format!("must be at most {}{} in magnitude, got {}", number(max), with_unit(unit), number(x));
+        Err(ValidationError { path: at.clone(), message })
+    }
 }
 
 fn check_finite(x: f32, at: &FieldPath) -> Result<(), ValidationError> {
@@ -620,13 +698,14 @@ fn check_finite(x: f32, at: &FieldPath) -> Result<(), ValidationError> {
     }
 }
 
-/// Checks that both components are finite and at most `max` in magnitude.
-fn check_vec(v: Vec2, at: &FieldPath, max: f32) -> Result<(), ValidationError> {
+/// Checks that both components are finite and at most `max` (in `unit`) in magnitude.
+fn check_vec(v: Vec2, at: &FieldPath, max: f32, unit: &str) -> Result<(), ValidationError> {
     for (i, x) in [v.x, v.y].into_iter().enumerate() {
         let at = at.then(PathStep::Index(i));
         check_finite(x, &at)?;
         if x.abs() > max {
-            return Err(ValidationError { path: at, message: format!("{x} is beyond the supported {max:e} m") });
+            let message = format!("{} is beyond the supported {max:e} {unit}", number(x));
+            return Err(ValidationError { path: at, message });
         }
     }
     Ok(())

@@ -101,6 +101,21 @@ impl Simulation {
         self.tois[first..].iter().map(|&(_, e)| e).collect()
     }
 
+    /// The first body (its index in the scene) whose position, angle or velocities are not
+    /// finite, if any. The world's input contract keeps every state finite for a validated
+    /// scene, so `impact run` stops with an error if this ever finds one rather than write a
+    /// summary of `null`s.
+    pub fn first_non_finite_body(&self) -> Option<usize> {
+        let world = &self.built.world;
+        self.built.bodies.iter().position(|&b| {
+            let finite = |r: Result<bool, WorldError>| r.unwrap_or(true);
+            !(finite(world.position(b).map(Vec2::is_finite))
+                && finite(world.angle(b).map(f32::is_finite))
+                && finite(world.linear_velocity(b).map(Vec2::is_finite))
+                && finite(world.angular_velocity(b).map(f32::is_finite)))
+        })
+    }
+
     /// The steps taken.
     pub fn steps(&self) -> u32 {
         self.profiles.len() as u32

@@ -149,6 +149,110 @@ pub const TIME_TO_SLEEP: f32 = 0.5;
 /// The most sub-steps a step accepts.
 pub const MAX_SUBSTEPS: u32 = 256;
 
+// ---- The ranges the world accepts (see `World`, "The input contract") ----
+//
+// Every number that enters a world (the settings of `WorldDef`, `BodyDef` and `ShapeDef`,
+// every setter, force, impulse and time step) has a finite range, checked where it enters: a
+// value outside it is refused with `WorldError::InvalidValue` and changes nothing. Within the
+// ranges every body's state stays finite and its origin within `MAX_COORDINATE` after every
+// call. The ranges are far beyond what a simulation needs; they exist so that f32 does not
+// overflow. The budget behind them is in `MAX_BODY_MASS`.
+
+/// The longest time step (seconds) `World::step` accepts: a step is a frame, and at 1 s with
+/// up to `MAX_SUBSTEPS` sub-steps a sub-step is still 4 ms, where the soft contact solver is
+/// stable. Longer steps are refused, not split: `step(1e38, 4)` would otherwise turn a
+/// kinematic body by 1e38 radians.
+pub const MAX_TIME_STEP: f32 = 1.0;
+
+/// The largest linear speed (m/s) anything may be given: a body's velocity (`BodyDef`,
+/// `World::set_linear_velocity`), `WorldDef::max_linear_speed` and the contact push-out
+/// speed. A million m/s is 30 times the fastest artificial object; at `MAX_TIME_STEP` a body
+/// moves at most 1e6 m in a step, a thousandth of `MAX_COORDINATE`. The velocity an impulse,
+/// a change of mass or a force gives a body is held to it where it is applied.
+pub const MAX_LINEAR_SPEED: f32 = 1.0e6;
+
+/// The largest angular speed (rad/s) anything may be given: a body's angular velocity and
+/// `WorldDef::max_angular_speed`. 1e5 rad/s is ten times the default cap
+/// ([`DEFAULT_MAX_ANGULAR_SPEED`]); at `MAX_TIME_STEP` a body turns at most 1e5 rad in a step,
+/// within the 1e6 rad where f32 angles are still a fraction of a degree apart.
+pub const MAX_ANGULAR_SPEED: f32 = 1.0e5;
+
+/// The smallest speed caps a world accepts (`WorldDef::max_linear_speed` in m/s and
+/// `WorldDef::max_angular_speed` in rad/s). A cap is compared with f32 squares of speeds: far
+/// below this (under about 1e-19) the squares lose their precision and the cap no longer holds
+/// to f32 rounding. A micrometer per second is still far below anything a cap is for.
+pub const MIN_SPEED_CAP: f32 = 1.0e-6;
+
+/// The largest friction coefficient a shape accepts (dimensionless). Contacts mix friction as
+/// the geometric mean, so a contact's friction is at most this too. Real materials stay below
+/// about 4 (silicone rubber); beyond a few units a contact already holds any sliding that its
+/// normal impulse allows, so 1000 loses nothing, while 1e30 on two shapes made the impulse
+/// bound `friction × normal impulse` infinite (0 × ∞ = NaN).
+pub const MAX_FRICTION: f32 = 1000.0;
+
+/// The largest restitution a shape accepts (dimensionless). Above 1 a bounce gains speed (a
+/// pinball bumper); 10 bounds the speed a bounce asks for to ten times the approach speed,
+/// which the speed caps then hold.
+pub const MAX_RESTITUTION: f32 = 10.0;
+
+/// The largest density (kg/m²) a shape accepts. The densest solid (osmium, 22 600 kg/m³)
+/// as a plate 1 m thick is 2.3e4 kg/m²; 1e9 leaves four orders of magnitude for scenes in
+/// other units. It is not the only limit: the body's mass must stay within
+/// [`MAX_BODY_MASS`], so at this density a body may be up to about 3e4 m across (a 1 m box
+/// of density 1e9 weighs 4e9 kg).
+pub const MAX_DENSITY: f32 = 1.0e9;
+
+/// The largest mass (kg) of a dynamic body: `World::create_shape` refuses a shape that would
+/// make its body heavier (or its rotational inertia overflow f32). Computed, not guessed, from
+/// the largest product the contact solver forms: an impulse is at most the lighter body's mass
+/// times the relative speed at the contact, and it turns a body through its moment about the
+/// center of mass. For bodies up to 1e4 m across, the relative speed is at most
+/// 2 × ([`MAX_LINEAR_SPEED`] + [`MAX_ANGULAR_SPEED`] × 1e4 m) = 2e9 m/s, times
+/// (1 + [`MAX_RESTITUTION`]) for a bounce: 2.2e10 m/s; the moment's arm is at most 1e4 m. So
+/// 1e18 kg × 2.2e10 m/s × 1e4 m = 2.2e32, a millionth of f32's largest number (3.4e38); for
+/// bodies that do not spin, the arm may reach the 6e9 m shapes allow (1.3e35). Only bodies
+/// with shapes far larger than 1e4 m can overflow a step (a 1e8 m circle spinning at 1e4
+/// rad/s, its rim at 1e12 m/s; a 1e8 m box pushed out of a kinematic body it overlaps by
+/// millions of meters): such a body ends the step where it began it, at rest, or with its
+/// velocity dropped (see `World`, "The input contract"), never with a non-finite state. (The Moon is 7e22 kg; a steel plate 1 km
+/// square and 1 m thick is 8e9 kg.)
+pub const MAX_BODY_MASS: f32 = 1.0e18;
+
+/// The largest magnitude of a body's gravity scale (dimensionless; negative scales pull the
+/// other way). With gravity within [`MAX_GRAVITY`] a body accelerates at most 1e9 m/s².
+pub const MAX_GRAVITY_SCALE: f32 = 1000.0;
+
+/// The largest gravity component (m/s²) a world accepts: 1e6 m/s², 100 000 times the
+/// Earth's, for scenes in other units.
+pub const MAX_GRAVITY: f32 = 1.0e6;
+
+/// The largest linear or angular damping (1/s) a body accepts: at 1e6 a velocity is gone
+/// within a microsecond. (Damping scales velocities by `1 / (1 + h c)`, which stays finite for
+/// any damping; the bound only keeps the range documented.)
+pub const MAX_DAMPING: f32 = 1.0e6;
+
+/// The largest contact damping ratio (dimensionless; `WorldDef::contact_damping_ratio`). The
+/// soft contact's coefficients multiply the ratio by the sub-step's angular frequency (at most
+/// π): beyond about 1e37 they overflow. The default is 10.
+pub const MAX_CONTACT_DAMPING_RATIO: f32 = 1.0e6;
+
+/// The largest force component (N) `World::apply_force` accepts, and the largest linear
+/// impulse component (N·s) `World::apply_linear_impulse` accepts ([`MAX_IMPULSE`]). A force
+/// of 1e20 N at an arm of up to 6e9 m makes a torque below [`MAX_TORQUE`].
+pub const MAX_FORCE: f32 = 1.0e20;
+
+/// The largest linear impulse component (N·s) `World::apply_linear_impulse` accepts; the
+/// velocity it gives is held to [`MAX_LINEAR_SPEED`] (and [`MAX_ANGULAR_SPEED`] for its turn).
+pub const MAX_IMPULSE: f32 = 1.0e20;
+
+/// The largest torque (N·m) `World::apply_torque` accepts, and the largest an accumulation of
+/// forces and torques reaches before a step (it is held there).
+pub const MAX_TORQUE: f32 = 1.0e30;
+
+/// The largest angular impulse (N·m·s) `World::apply_angular_impulse` accepts; the angular
+/// velocity it gives is held to [`MAX_ANGULAR_SPEED`].
+pub const MAX_ANGULAR_IMPULSE: f32 = 1.0e30;
+
 /// The most bodies a world holds (`World::create_body` returns `WorldError::Full` beyond):
 /// the contact solver addresses a body's 32-byte state by its index times four in 32 bits.
 /// 2^30 - 1 bodies would take far more memory than any machine has.

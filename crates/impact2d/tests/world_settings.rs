@@ -7,7 +7,8 @@
 mod world_common;
 
 use impact2d::settings::{
-    CONTINUOUS_SAFETY_FACTOR, DEFAULT_MAX_ANGULAR_SPEED, DEFAULT_MAX_LINEAR_SPEED, MAX_CONTINUOUS_SAFETY_FACTOR,
+    CONTINUOUS_SAFETY_FACTOR, DEFAULT_MAX_ANGULAR_SPEED, DEFAULT_MAX_LINEAR_SPEED, MAX_ANGULAR_SPEED,
+    MAX_CONTINUOUS_SAFETY_FACTOR, MAX_LINEAR_SPEED,
 };
 use impact2d::*;
 use rand::{RngExt, SeedableRng};
@@ -48,10 +49,26 @@ fn speed_caps_that_are_not_finite_and_positive_are_refused() {
         assert_eq!(world.def(), &WorldDef::default());
     }
     let message = World::new(&WorldDef { max_angular_speed: 0.0, ..WorldDef::default() }).unwrap_err().to_string();
-    assert_eq!(message, "max angular speed must be finite and positive");
-    // Any finite positive pair is taken, tiny or huge.
+    assert_eq!(message, "max angular speed must be finite, from MIN_SPEED_CAP (1e-6) to MAX_ANGULAR_SPEED (1e5 rad/s)");
+    // Beyond the speed limits they are refused too: the caps are part of the input contract.
+    for (linear, angular, name) in [
+        (MAX_LINEAR_SPEED * (1.0 + f32::EPSILON), 50.0, "max linear speed"),
+        (f32::MAX, 50.0, "max linear speed"),
+        (50.0, MAX_ANGULAR_SPEED * (1.0 + f32::EPSILON), "max angular speed"),
+        (50.0, f32::MAX, "max angular speed"),
+        (0.999e-6, 50.0, "max linear speed"),
+        (1e-30, 50.0, "max linear speed"),
+        (50.0, 0.999e-6, "max angular speed"),
+    ] {
+        let mut world = world();
+        assert!(is_invalid(world.set_max_speeds(linear, angular), name), "{linear} {angular}");
+        assert_eq!(world.def(), &WorldDef::default());
+        let def = WorldDef { max_linear_speed: linear, max_angular_speed: angular, ..WorldDef::default() };
+        assert!(is_invalid(World::new(&def), name), "{linear} {angular}");
+    }
+    // Any pair within the limits is taken, as small or as large as allowed.
     let mut world = world();
-    for (linear, angular) in [(1e-30, 1e-30), (f32::MAX, f32::MAX), (1000.0, 20.0)] {
+    for (linear, angular) in [(1e-6, 1e-6), (MAX_LINEAR_SPEED, MAX_ANGULAR_SPEED), (1000.0, 20.0)] {
         world.set_max_speeds(linear, angular).unwrap();
         assert_eq!((world.def().max_linear_speed, world.def().max_angular_speed), (linear, angular));
         assert!(
@@ -99,7 +116,9 @@ type Spin = (&'static str, fn(&mut World, BodyId, f32));
 #[test]
 fn the_caps_bound_every_dynamic_body_after_a_step() {
     let spins: [Spin; 4] = [
-        ("set_angular_velocity", |w, b, x| w.set_angular_velocity(b, x).unwrap()),
+        ("set_angular_velocity", |w, b, x| {
+            w.set_angular_velocity(b, x.clamp(-MAX_ANGULAR_SPEED, MAX_ANGULAR_SPEED)).unwrap()
+        }),
         ("apply_angular_impulse", |w, b, x| w.apply_angular_impulse(b, x).unwrap()),
         ("apply_torque", |w, b, x| w.apply_torque(b, x * 60.0).unwrap()),
         ("apply_linear_impulse (off center)", |w, b, x| {
@@ -280,4 +299,20 @@ fn the_safety_factor_decides_which_bodies_are_fast() {
         let fast: Vec<bool> = bodies.iter().map(|&b| world.is_fast(b).unwrap()).collect();
         assert_eq!(fast, [false, true, false], "{what}, swapped");
     }
+}
+
+/// The limits of the input contract are the documented values (`world_contract.rs` writes them
+/// as numbers, as a user reads them).
+#[test]
+fn the_input_limits_are_the_documented_values() {
+    use impact2d::settings::*;
+    assert_eq!((MAX_TIME_STEP, MAX_LINEAR_SPEED, MAX_ANGULAR_SPEED, MIN_SPEED_CAP), (1.0, 1.0e6, 1.0e5, 1.0e-6));
+    assert_eq!((MAX_FRICTION, MAX_RESTITUTION, MAX_DENSITY, MAX_BODY_MASS), (1000.0, 10.0, 1.0e9, 1.0e18));
+    assert_eq!((MAX_GRAVITY_SCALE, MAX_GRAVITY, MAX_DAMPING, MAX_CONTACT_DAMPING_RATIO), (1000.0, 1.0e6, 1.0e6, 1.0e6));
+    assert_eq!((MAX_FORCE, MAX_IMPULSE, MAX_TORQUE, MAX_ANGULAR_IMPULSE), (1.0e20, 1.0e20, 1.0e30, 1.0e30));
+    // The budget of MAX_BODY_MASS: an impulse on the heaviest body at the largest relative
+    // speed of bodies up to 1e4 m, times its arm, stays a millionth of f32's range.
+    let speed = 2.0 * (f64::from(MAX_LINEAR_SPEED) + f64::from(MAX_ANGULAR_SPEED) * 1e4);
+    let moment = f64::from(MAX_BODY_MASS) * speed * (1.0 + f64::from(MAX_RESTITUTION)) * 1e4;
+    assert!(moment <= f64::from(f32::MAX) * 1e-6, "{moment:e}");
 }

@@ -74,5 +74,59 @@ pub fn malformed_scenes() -> Vec<(&'static str, String, &'static str)> {
             good.replacen("[0, 10]", r#"[0, 10], "safety_factor": 2"#, 1),
             "4:61: bodies[1].safety_factor: must be at most 1, got 2",
         ),
+        // Issue 18: values the world refuses (or that ran into NaN) are refused by the file's
+        // checks, located, by `check` as by `run`.
+        ("long_time_step", good.replacen("0.02", "1.4e38", 1), "1:28: time_step: must be at most 1 s, got 1.4e38"),
+        (
+            "huge_gravity",
+            good.replacen(r#""time_step": 0.02"#, r#""time_step": 0.02, "gravity": [0, -1e30]"#, 1),
+            "1:49: gravity[1]: -1e30 is beyond the supported 1e6 m/s²",
+        ),
+        (
+            "fast_body",
+            good.replacen("[0, 10]", r#"[0, 10], "linear_velocity": [1e10, 0]"#, 1),
+            "4:63: bodies[1].linear_velocity: speed 1e10 is beyond the supported 1e6 m/s",
+        ),
+        (
+            "fast_spin",
+            good.replacen("[0, 10]", r#"[0, 10], "angular_velocity": 3e38"#, 1),
+            "4:64: bodies[1].angular_velocity: must be at most 1e5 rad/s in magnitude, got 3e38",
+        ),
+        (
+            "huge_gravity_scale",
+            good.replacen("[0, 10]", r#"[0, 10], "gravity_scale": 3.4e38"#, 1),
+            "4:61: bodies[1].gravity_scale: must be at most 1000 in magnitude, got 3.4e38",
+        ),
+        (
+            "huge_damping",
+            good.replacen("[0, 10]", r#"[0, 10], "linear_damping": 1e30"#, 1),
+            "4:62: bodies[1].linear_damping: must be at most 1e6 1/s, got 1e30",
+        ),
+        (
+            "huge_speed_cap",
+            good.replacen("0.02", r#"0.02, "max_linear_speed": 3e38"#, 1),
+            "1:54: max_linear_speed: must be at most 1e6 m/s, got 3e38",
+        ),
+        (
+            "huge_friction",
+            good.replacen(r#""radius": 0.1"#, r#""radius": 0.1, "friction": 1e30"#, 1),
+            "4:101: bodies[1].shapes[0].friction: must be at most 1000, got 1e30",
+        ),
+        (
+            "huge_restitution",
+            good.replacen(r#""radius": 0.1"#, r#""radius": 0.1, "restitution": 100"#, 1),
+            "4:104: bodies[1].shapes[0].restitution: must be at most 10, got 100",
+        ),
+        (
+            "huge_density",
+            good.replacen(r#""radius": 0.1"#, r#""radius": 0.1, "density": 3e38"#, 1),
+            "4:100: bodies[1].shapes[0].density: must be at most 1e9 kg/m², got 3e38",
+        ),
+        // What only the world knows (the body's mass), found by building it, at the density.
+        (
+            "heavy_body",
+            good.replacen(r#""radius": 0.1"#, r#""radius": 2e5, "density": 1e9"#, 1),
+            "4:100: bodies[1].shapes[0].density: body mass must be at most MAX_BODY_MASS (1e18 kg), its rotational inertia finite (lower the density)",
+        ),
     ]
 }

@@ -1,9 +1,9 @@
 //! Bodies: their types, the settings they are made from, and the world's record of each.
 
-use super::error::{WorldError, check_finite, check_non_negative, check_vector};
+use super::error::{WorldError, check_angular_velocity, check_range, check_vector, check_velocity};
 use super::handles::NULL;
 use crate::math::{Rot, Sweep, Transform, Vec2};
-use crate::settings::{CONTINUOUS_SAFETY_FACTOR, MAX_CONTINUOUS_SAFETY_FACTOR};
+use crate::settings::{CONTINUOUS_SAFETY_FACTOR, MAX_CONTINUOUS_SAFETY_FACTOR, MAX_DAMPING, MAX_GRAVITY_SCALE};
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21,24 +21,31 @@ pub enum BodyType {
 /// The settings a body is made from. `BodyDef::default()` is a static body at the origin;
 /// [`BodyDef::dynamic`] starts a dynamic one.
 ///
-/// Units: meters, radians, seconds.
+/// Units: meters, radians, seconds. Every number has a finite range, given with its field;
+/// [`World::create_body`](super::World::create_body) refuses a definition with a value
+/// outside it with [`WorldError::InvalidValue`] (naming the field: `"body linear velocity"`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyDef {
     /// Static, kinematic or dynamic.
     pub body_type: BodyType,
-    /// The world position of the body origin (meters).
+    /// The world position of the body origin (meters): finite, each component within
+    /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE) (1e9 m).
     pub position: Vec2,
-    /// The body angle (radians, counter-clockwise).
+    /// The body angle (radians, counter-clockwise): finite, within 1e6 rad.
     pub angle: f32,
-    /// The linear velocity of the center of mass (m/s).
+    /// The linear velocity of the center of mass (m/s): finite, its length at most
+    /// [`MAX_LINEAR_SPEED`](crate::settings::MAX_LINEAR_SPEED) (1e6 m/s).
     pub linear_velocity: Vec2,
-    /// The angular velocity (rad/s).
+    /// The angular velocity (rad/s): finite, at most
+    /// [`MAX_ANGULAR_SPEED`](crate::settings::MAX_ANGULAR_SPEED) (1e5 rad/s) in magnitude.
     pub angular_velocity: f32,
     /// Linear damping (1/s): the velocity decays as `v / (1 + h c)` per sub-step of `h` seconds.
+    /// Finite, from 0 to [`MAX_DAMPING`] (1e6 1/s).
     pub linear_damping: f32,
-    /// Angular damping (1/s), as the linear damping.
+    /// Angular damping (1/s), as the linear damping: finite, from 0 to [`MAX_DAMPING`].
     pub angular_damping: f32,
-    /// Multiplies the world's gravity for this body (1 is normal, 0 floats).
+    /// Multiplies the world's gravity for this body (1 is normal, 0 floats, negative rises):
+    /// finite, at most [`MAX_GRAVITY_SCALE`] (1000) in magnitude.
     pub gravity_scale: f32,
     /// A body with fixed rotation never turns (its inverse rotational inertia is zero).
     pub fixed_rotation: bool,
@@ -114,17 +121,17 @@ impl BodyDef {
         BodyDef { position, ..BodyDef::default() }
     }
 
-    /// Checks every number: finite, positions within
-    /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE), damping not negative, the safety
-    /// factor in its range.
+    /// Checks every number against its range (see the fields).
     pub(crate) fn validate(&self) -> Result<(), WorldError> {
         check_vector(self.position, "body position")?;
         check_angle(self.angle)?;
-        check_vector(self.linear_velocity, "body linear velocity")?;
-        check_finite(self.angular_velocity, "body angular velocity")?;
-        check_non_negative(self.linear_damping, "body linear damping")?;
-        check_non_negative(self.angular_damping, "body angular damping")?;
-        check_finite(self.gravity_scale, "body gravity scale")?;
+        check_velocity(self.linear_velocity, "body linear velocity")?;
+        check_angular_velocity(self.angular_velocity, "body angular velocity")?;
+        let requirement = "finite, from 0 to MAX_DAMPING (1e6 1/s)";
+        check_range(self.linear_damping, (0.0, MAX_DAMPING), "body linear damping", requirement)?;
+        check_range(self.angular_damping, (0.0, MAX_DAMPING), "body angular damping", requirement)?;
+        let requirement = "finite, at most MAX_GRAVITY_SCALE (1000) in magnitude";
+        check_range(self.gravity_scale, (-MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE), "body gravity scale", requirement)?;
         check_safety_factor(self.safety_factor)
     }
 }

@@ -1,24 +1,30 @@
 //! Shapes attached to bodies: the settings they are made from and the world's record of
 //! each (its geometry, material, filter, broad-phase proxy and tight AABB).
 
-use super::error::{WorldError, check_non_negative};
+use super::error::{WorldError, check_range};
 use crate::broad_phase::{Filter, ProxyKey};
 use crate::geometry::{Aabb, Shape};
+use crate::settings::{MAX_DENSITY, MAX_FRICTION, MAX_RESTITUTION};
 
 /// The settings a shape is attached with. Units: density in kg/m², friction and restitution
-/// dimensionless.
+/// dimensionless. Each number has a finite range, given with its field;
+/// [`World::create_shape`](super::World::create_shape) refuses a definition with a value
+/// outside it with [`WorldError::InvalidValue`] (`"shape density"`, `"shape friction"`,
+/// `"shape restitution"`).
 ///
 /// Contacts mix the settings of their two shapes: friction `sqrt(fa fb)` (so a frictionless
 /// shape slides on anything), restitution `max(ea, eb)` (so a bouncy ball bounces on
 /// anything).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShapeDef {
-    /// Mass per unit area (kg/m²), at least 0. Default 1.
+    /// Mass per unit area (kg/m²): finite, from 0 to [`MAX_DENSITY`] (1e9 kg/m²). Default 1.
+    /// On a dynamic body, the body's mass must also stay within
+    /// [`MAX_BODY_MASS`](crate::settings::MAX_BODY_MASS) (1e18 kg).
     pub density: f32,
-    /// Coulomb friction coefficient, at least 0. Default 0.6.
+    /// Coulomb friction coefficient: finite, from 0 to [`MAX_FRICTION`] (1000). Default 0.6.
     pub friction: f32,
-    /// Coefficient of restitution, at least 0 (1 bounces back at the approach speed).
-    /// Default 0.
+    /// Coefficient of restitution (1 bounces back at the approach speed): finite, from 0 to
+    /// [`MAX_RESTITUTION`] (10). Default 0.
     pub restitution: f32,
     /// Which shapes this one collides with (and which queries see it).
     pub filter: Filter,
@@ -50,10 +56,21 @@ impl Default for ShapeDef {
 
 impl ShapeDef {
     pub(crate) fn validate(&self) -> Result<(), WorldError> {
-        check_non_negative(self.density, "shape density")?;
-        check_non_negative(self.friction, "shape friction")?;
-        check_non_negative(self.restitution, "shape restitution")
+        let requirement = "finite, from 0 to MAX_DENSITY (1e9 kg/m²)";
+        check_range(self.density, (0.0, MAX_DENSITY), "shape density", requirement)?;
+        check_friction(self.friction)?;
+        check_restitution(self.restitution)
     }
+}
+
+/// Fails unless `friction` is finite and from 0 to [`MAX_FRICTION`].
+pub(crate) fn check_friction(friction: f32) -> Result<(), WorldError> {
+    check_range(friction, (0.0, MAX_FRICTION), "shape friction", "finite, from 0 to MAX_FRICTION (1000)")
+}
+
+/// Fails unless `restitution` is finite and from 0 to [`MAX_RESTITUTION`].
+pub(crate) fn check_restitution(restitution: f32) -> Result<(), WorldError> {
+    check_range(restitution, (0.0, MAX_RESTITUTION), "shape restitution", "finite, from 0 to MAX_RESTITUTION (10)")
 }
 
 /// The world's record of a shape.

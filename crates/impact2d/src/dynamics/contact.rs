@@ -534,7 +534,7 @@ impl World {
     /// The handle of the live shape at `index`.
     #[inline]
     pub(crate) fn shape_id(&self, index: u32) -> ShapeId {
-        ShapeId::new(index, self.colliders.generations[index as usize])
+        ShapeId::new(index, self.colliders.generations[index as usize], self.id())
     }
 }
 

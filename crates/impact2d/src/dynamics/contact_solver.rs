@@ -845,7 +845,7 @@ impl ContactSolver {
     /// Copies the impulses back into the contacts (for the next step's warm start, the
     /// restitution and hit tests, and the user), and reports a hit event for each contact
     /// whose fastest point that took an impulse approached faster than `hit_threshold`.
-    /// `shape_generations` names the shapes.
+    /// `shape_generations` (the world's identity and its shapes' generations) names the shapes.
     ///
     /// A point's four numbers (normal, friction and largest normal impulse, approach speed)
     /// are a [`PointImpulse`] row of the bundle's lanes, so each point of a bundle is one 4×4
@@ -854,7 +854,7 @@ impl ContactSolver {
     pub fn store(
         &self,
         contacts: &mut Slots<Contact>,
-        shape_generations: &[u32],
+        shape_generations: (u32, &[u32]),
         hits: &mut Vec<ContactHitEvent>,
         hit_threshold: f32,
     ) {
@@ -872,7 +872,7 @@ impl ContactSolver {
     fn store_avx(
         &self,
         contacts: &mut Slots<Contact>,
-        shape_generations: &[u32],
+        shape_generations: (u32, &[u32]),
         hits: &mut Vec<ContactHitEvent>,
         hit_threshold: f32,
     ) {
@@ -884,7 +884,7 @@ impl ContactSolver {
     fn store_in(
         &self,
         contacts: &mut Slots<Contact>,
-        shape_generations: &[u32],
+        shape_generations: (u32, &[u32]),
         hits: &mut Vec<ContactHitEvent>,
         hit_threshold: f32,
     ) {
@@ -946,7 +946,7 @@ fn store_with_hits(
     c: &Bundle,
     cold: &BundleCold,
     contacts: &mut Slots<Contact>,
-    shape_generations: &[u32],
+    shape_generations: (u32, &[u32]),
     hits: &mut Vec<ContactHitEvent>,
     hit_threshold: f32,
 ) {
@@ -970,7 +970,7 @@ fn store_with_hits(
             }
         }
         if fastest.0 != NULL as usize && contact.flags & flags::HIT_EVENTS != 0 {
-            let id = |i: u32| ShapeId::new(i, shape_generations[i as usize]);
+            let id = |i: u32| ShapeId::new(i, shape_generations.1[i as usize], shape_generations.0);
             hits.push(ContactHitEvent {
                 shape_a: id(contact.shape_a),
                 shape_b: id(contact.shape_b),
@@ -1256,9 +1256,9 @@ mod tests {
         let generations = vec![0; 401];
         let (mut rows, mut lanes) = (contacts.clone(), contacts);
         let (mut row_hits, mut lane_hits) = (Vec::new(), Vec::new());
-        solver.store(&mut rows, &generations, &mut row_hits, 1.0);
+        solver.store(&mut rows, (0, &generations), &mut row_hits, 1.0);
         for (c, cold) in solver.bundles.iter().zip(&solver.cold) {
-            store_with_hits(c, cold, &mut lanes, &generations, &mut lane_hits, 1.0);
+            store_with_hits(c, cold, &mut lanes, (0, &generations), &mut lane_hits, 1.0);
         }
         let bits = |c: &Contact| c.impulses.map(|i| [i.normal, i.tangent, i.max_normal, i.approach].map(f32::to_bits));
         for (a, b) in rows.items.iter().zip(&lanes.items) {

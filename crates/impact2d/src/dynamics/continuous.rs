@@ -1195,7 +1195,7 @@ impl World {
     /// Resolves an impact at its time: see [`ContinuousMode`].
     fn resolve(&mut self, cc: &mut Continuous, e: &Event, dt: f32) {
         cc.stats.impacts += 1;
-        let id = |i: u32| ShapeId::new(i, self.colliders.generations[i as usize]);
+        let id = |i: u32| self.shape_id(i);
         cc.impacts.push(ImpactEvent {
             shape_a: id(e.shape_a),
             shape_b: id(e.shape_b),
@@ -1430,7 +1430,7 @@ impl World {
         if approach_speed <= self.def.hit_event_threshold || !(ca.enable_hit_events || cb.enable_hit_events) {
             return;
         }
-        let id = |i: u32| ShapeId::new(i, self.colliders.generations[i as usize]);
+        let id = |i: u32| self.shape_id(i);
         self.solver.hits.push(ContactHitEvent {
             shape_a: id(e.shape_a),
             shape_b: id(e.shape_b),
@@ -1964,6 +1964,7 @@ fn solve_impact(
         for (ra, rb, _, tangent_mass, _, normal_impulse, tangent_impulse) in points.iter_mut() {
             let vt = (b.velocity_at(*rb) - a.velocity_at(*ra)).dot(tangent);
             let max = friction * *normal_impulse;
+            let max = if max.is_nan() { 0.0 } else { max }; // `clamp` panics on NaN bounds
             let new = (*tangent_impulse - *tangent_mass * vt).clamp(-max, max);
             apply(a, b, *ra, *rb, (new - *tangent_impulse) * tangent);
             *tangent_impulse = new;

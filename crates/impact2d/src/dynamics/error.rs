@@ -9,9 +9,20 @@ use crate::query::QueryError;
 /// Why a world operation was refused. The world is unchanged when it is.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum WorldError {
-    /// The handle names an object that was destroyed (or never made by this world).
+    /// The handle names an object that was destroyed.
     #[error("stale {kind} handle (index {index}, generation {generation})")]
     StaleHandle {
+        /// "body" or "shape".
+        kind: &'static str,
+        /// The slot index of the handle.
+        index: u32,
+        /// The generation of the handle.
+        generation: u32,
+    },
+    /// The handle was made by another world (every world has its own identity, which its
+    /// handles carry; a clone of a world shares it).
+    #[error("{kind} handle (index {index}, generation {generation}) belongs to another world")]
+    ForeignHandle {
         /// "body" or "shape".
         kind: &'static str,
         /// The slot index of the handle.
@@ -54,27 +65,45 @@ pub enum WorldError {
     BroadPhase(#[from] BroadPhaseError),
 }
 
-/// Fails with [`WorldError::InvalidValue`] unless `value` is finite.
-pub(crate) fn check_finite(value: f32, what: &'static str) -> Result<(), WorldError> {
-    if value.is_finite() { Ok(()) } else { Err(WorldError::InvalidValue { what, requirement: "finite" }) }
+/// Fails with [`WorldError::InvalidValue`] unless `value` is finite and within `min..=max`
+/// (`requirement` says so in words, with the bounds' names and values).
+pub(crate) fn check_range(
+    value: f32,
+    (min, max): (f32, f32),
+    what: &'static str,
+    requirement: &'static str,
+) -> Result<(), WorldError> {
+    // NaN fails both comparisons; infinities fail one.
+    if value >= min && value <= max { Ok(()) } else { Err(WorldError::InvalidValue { what, requirement }) }
 }
 
-/// Fails with [`WorldError::InvalidValue`] unless `value` is finite and not negative.
-pub(crate) fn check_non_negative(value: f32, what: &'static str) -> Result<(), WorldError> {
-    if value.is_finite() && value >= 0.0 {
+/// Fails with [`WorldError::InvalidValue`] unless both components of `v` are finite and at
+/// most `max` in magnitude.
+pub(crate) fn check_components(
+    v: crate::math::Vec2,
+    max: f32,
+    what: &'static str,
+    requirement: &'static str,
+) -> Result<(), WorldError> {
+    if v.x.abs() <= max && v.y.abs() <= max { Ok(()) } else { Err(WorldError::InvalidValue { what, requirement }) }
+}
+
+/// Fails with [`WorldError::InvalidValue`] unless `v` is finite and its length is at most
+/// [`MAX_LINEAR_SPEED`](crate::settings::MAX_LINEAR_SPEED).
+pub(crate) fn check_velocity(v: crate::math::Vec2, what: &'static str) -> Result<(), WorldError> {
+    // A finite vector whose squared length overflows has an infinite length: beyond the bound.
+    if v.is_finite() && v.length() <= crate::settings::MAX_LINEAR_SPEED {
         Ok(())
     } else {
-        Err(WorldError::InvalidValue { what, requirement: "finite and not negative" })
+        Err(WorldError::InvalidValue { what, requirement: "finite, its length at most MAX_LINEAR_SPEED (1e6 m/s)" })
     }
 }
 
-/// Fails with [`WorldError::InvalidValue`] unless `value` is finite and above zero.
-pub(crate) fn check_positive(value: f32, what: &'static str) -> Result<(), WorldError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(())
-    } else {
-        Err(WorldError::InvalidValue { what, requirement: "finite and positive" })
-    }
+/// Fails with [`WorldError::InvalidValue`] unless `w` is finite and at most
+/// [`MAX_ANGULAR_SPEED`](crate::settings::MAX_ANGULAR_SPEED) in magnitude.
+pub(crate) fn check_angular_velocity(w: f32, what: &'static str) -> Result<(), WorldError> {
+    let max = crate::settings::MAX_ANGULAR_SPEED;
+    check_range(w, (-max, max), what, "finite, at most MAX_ANGULAR_SPEED (1e5 rad/s) in magnitude")
 }
 
 /// Fails with [`WorldError::InvalidValue`] unless both components are finite and within

@@ -1,25 +1,60 @@
-//! Generational handles: a slot index and the generation of the slot when the object was
-//! made. Destroying an object bumps its slot's generation, so a stale handle is refused with
+//! Generational handles: a slot index, the generation of the slot when the object was made,
+//! and the identity of the world that made it. Destroying an object bumps its slot's
+//! generation, so a stale handle is refused with
 //! [`WorldError::StaleHandle`](super::WorldError::StaleHandle) even after the slot holds a
-//! new object: a stale handle never reaches a wrong body.
+//! new object, and a handle of another world is refused with
+//! [`WorldError::ForeignHandle`](super::WorldError::ForeignHandle): a handle never reaches a
+//! wrong body.
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU32, Ordering as AtomicOrdering};
 
 /// The marker of "no index" in the world's intrusive lists and tables.
 pub(crate) const NULL: u32 = u32::MAX;
 
+/// The identity of the next world made in this process (see [`next_world_id`]).
+static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(1);
+
+/// A new world identity: unique among the first 2³² − 1 worlds a process makes (then the
+/// counter wraps, skipping 0). It only tells worlds apart; nothing a world computes depends on
+/// it, so results stay the same whatever other worlds exist.
+pub(crate) fn next_world_id() -> u32 {
+    loop {
+        let id = NEXT_WORLD_ID.fetch_add(1, AtomicOrdering::Relaxed);
+        if id != 0 {
+            return id;
+        }
+    }
+}
+
 macro_rules! handle {
     ($(#[$doc:meta])* $name:ident, $kind:literal) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        ///
+        /// Twelve bytes: the slot index, the slot's generation and the identity of the world
+        /// that made it. Equality, order, hashing, `Debug` and `Display` look at the index and
+        /// generation only, so two worlds built by the same calls report equal handles and
+        /// events (determinism does not depend on which worlds exist); the world's identity is
+        /// checked when the handle is used, and a handle of another world is refused with
+        /// [`WorldError::ForeignHandle`](super::WorldError::ForeignHandle).
+        #[derive(Clone, Copy)]
         pub struct $name {
             index: u32,
             generation: u32,
+            world: u32,
         }
 
         impl $name {
-            pub(crate) const fn new(index: u32, generation: u32) -> $name {
-                $name { index, generation }
+            pub(crate) const fn new(index: u32, generation: u32, world: u32) -> $name {
+                $name { index, generation, world }
+            }
+
+            /// The identity of the world that made the handle.
+            #[inline]
+            pub(crate) fn world(self) -> u32 {
+                self.world
             }
 
             /// The slot index: small, dense, and unique among the live objects of its kind.
@@ -36,6 +71,41 @@ macro_rules! handle {
 
             /// The kind of object, for error messages.
             pub(crate) const KIND: &'static str = $kind;
+        }
+
+        impl PartialEq for $name {
+            #[inline]
+            fn eq(&self, other: &Self) -> bool {
+                (self.index, self.generation) == (other.index, other.generation)
+            }
+        }
+
+        impl Eq for $name {}
+
+        impl Hash for $name {
+            fn hash<H: Hasher>(&self, state: &mut H) {
+                (self.index, self.generation).hash(state)
+            }
+        }
+
+        impl PartialOrd for $name {
+            #[inline]
+            fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+
+        impl Ord for $name {
+            #[inline]
+            fn cmp(&self, other: &Self) -> Ordering {
+                (self.index, self.generation).cmp(&(other.index, other.generation))
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name)).field("index", &self.index).field("generation", &self.generation).finish()
+            }
         }
 
         impl fmt::Display for $name {

@@ -7,10 +7,16 @@
 //!    are awake, kept in colors from step to step) become bundles, color by color
 //!    (`prepare`);
 //! 3. per sub-step: integrate velocities (gravity, forces, damping), warm start, solve with
-//!    bias, integrate positions, relax (solve without bias);
+//!    bias, hold the dynamic bodies to the world's speed caps, integrate positions, relax
+//!    (solve without bias);
 //! 4. restitution, then the impulses are stored in the contacts for the next step;
-//! 5. the bodies take their new velocities and poses, record their sweep for continuous
-//!    collision, and their shapes' AABBs move in the broad phase.
+//! 5. the bodies take their new velocities (dynamic ones held to the caps) and poses, record
+//!    their sweep for continuous collision, and their shapes' AABBs move in the broad phase.
+//!
+//! The caps are applied by [`cap_velocity`], which returns a velocity within them bit for bit
+//! and holds any other one to them (an infinite one in its direction, a NaN one at rest), so
+//! no non-finite number reaches a body's motion; a body whose motion still overflowed (see
+//! "The input contract" in [`World`]) ends the step where it began it, at rest.
 
 use super::body::reduce_angle;
 use super::contact_solver::{
@@ -22,8 +28,8 @@ use super::handles::NULL;
 use super::world::World;
 use crate::encoding::Encoding;
 use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
-use crate::settings::STATIC_CONTACT_STIFFNESS;
-use glam::Vec4;
+use crate::settings::{MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, STATIC_CONTACT_STIFFNESS};
+use glam::{DVec2, Vec4};
 
 /// What velocity integration needs of a body, per step, as rows that line up with the
 /// first half of its [`BodyState`] (v, w, padding).
@@ -73,6 +79,7 @@ impl World {
             warm_starting: self.def.enable_warm_starting,
         };
         self.build_solver_bodies(h, self.def.gravity);
+        let world_id = self.id();
         let solver = &mut self.solver;
         solver.contacts.prepare(&self.graph, &self.contacts, &self.bodies, &solver.states, &k);
         let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
@@ -80,12 +87,18 @@ impl World {
             integrate_velocities(&mut solver.states, &solver.sims, caps);
             solver.contacts.warm_start(&mut solver.states);
             solver.contacts.solve(&mut solver.states, &k, true);
+            cap_velocities(&mut solver.states, &solver.sims, caps);
             integrate_positions(&mut solver.states, &mut solver.angles, h, solver.contacts.encoding);
             solver.contacts.solve(&mut solver.states, &k, false);
         }
         solver.contacts.restitution(&mut solver.states, &k);
         solver.hits.clear();
-        solver.contacts.store(&mut self.contacts, &self.colliders.generations, &mut solver.hits, k.hit_event_threshold);
+        solver.contacts.store(
+            &mut self.contacts,
+            (world_id, &self.colliders.generations),
+            &mut solver.hits,
+            k.hit_event_threshold,
+        );
         let start = std::time::Instant::now();
         self.finalize_bodies();
         self.solver.finalize_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -111,8 +124,17 @@ impl World {
             solver.states.push(BodyState { v: b.linear_velocity, w: b.angular_velocity, ..STILL_STATE });
             solver.angles.push(0.0);
             solver.start_angles.push(reduced);
-            let dv = h * (b.gravity_scale * gravity + b.inv_mass * b.force);
-            let dw = h * b.inv_inertia * b.torque;
+            let (mut dv, mut dw) =
+                (h * (b.gravity_scale * gravity + b.inv_mass * b.force), h * b.inv_inertia * b.torque);
+            if !(dv.is_finite() && dw.is_finite()) {
+                // A force on a very light body: the same in f64, held to the speed limits (the
+                // world's caps then hold the velocity it makes).
+                let dh = f64::from(h);
+                let exact =
+                    dh * (f64::from(b.gravity_scale) * gravity.as_dvec2() + f64::from(b.inv_mass) * b.force.as_dvec2());
+                dv = hold_to(dv, || exact, MAX_LINEAR_SPEED);
+                dw = hold_angular(dw, || dh * f64::from(b.inv_inertia) * f64::from(b.torque));
+            }
             let (linear, angular) = (1.0 / (1.0 + h * b.linear_damping), 1.0 / (1.0 + h * b.angular_damping));
             solver.sims.push(BodySim {
                 push: Vec4::new(dv.x, dv.y, dw, 0.0),
@@ -122,18 +144,35 @@ impl World {
         }
     }
 
-    /// The bodies take the solver's velocities and motion: new poses, sweeps, AABBs.
+    /// The bodies take the solver's velocities and motion: new poses, sweeps, AABBs. A
+    /// dynamic body's velocity is held to the world's caps. A body whose motion is not finite (an overflow, see
+    /// "The input contract" in [`World`]) stays where it began the step, at rest, and its
+    /// contacts' impulses start again from zero.
     fn finalize_bodies(&mut self) {
         let solver = &mut self.solver;
         end_rotations(&solver.start_angles[1..], &solver.angles[1..], &mut solver.rotations);
+        let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
         let (bodies, colliders, broad_phase) = (&mut self.bodies, &mut self.colliders, &mut self.broad_phase);
         for (i, &index) in self.awake.iter().enumerate() {
-            let (s, angle_delta) = (&self.solver.states[i + 1], self.solver.angles[i + 1]);
+            let (s, mut angle_delta) = (self.solver.states[i + 1], self.solver.angles[i + 1]);
             let b = &mut bodies[index];
             let (c1, a1) = (b.center, b.angle);
             debug_assert_eq!(a1, self.solver.start_angles[i + 1]);
-            b.linear_velocity = s.v;
-            b.angular_velocity = s.w;
+            let mut s = s;
+            if !(s.dp.is_finite() && angle_delta.is_finite() && s.v.is_finite() && s.w.is_finite()) {
+                (s.dp, angle_delta, s.v, s.w) = (Vec2::ZERO, 0.0, Vec2::ZERO, 0.0);
+                if !b.is_dynamic() {
+                    (s.v, s.w) = (b.linear_velocity, b.angular_velocity);
+                }
+                let mut key = b.contact_head;
+                while key != NULL {
+                    let c = &mut self.contacts[key >> 1];
+                    c.impulses = Default::default();
+                    key = c.edges[(key & 1) as usize].next;
+                }
+            }
+            (b.linear_velocity, b.angular_velocity) =
+                if b.is_dynamic() { cap_velocity(s.v, s.w, caps) } else { (s.v, s.w) };
             b.force = Vec2::ZERO;
             b.torque = 0.0;
             let moved = s.dp != Vec2::ZERO || angle_delta != 0.0;
@@ -187,16 +226,95 @@ fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], caps: (f32, 
     }
 }
 
+/// The dynamic bodies' velocities held to `caps`, the world's (linear m/s, angular rad/s),
+/// after the contact impulses of a sub-step and before the bodies move by them.
+fn cap_velocities(states: &mut [BodyState], sims: &[BodySim], caps: (f32, f32)) {
+    let (max_squared, max_angular) = (caps.0 * caps.0, caps.1);
+    for (s, sim) in states.iter_mut().zip(sims).skip(1) {
+        // Read only, for the bodies within the caps (nearly all of them); `cap_velocity` gives
+        // them back bit for bit anyway.
+        let within = s.v.length_squared() <= max_squared && s.w.abs() <= max_angular;
+        if !within && sim.dynamic {
+            (s.v, s.w) = cap_velocity(s.v, s.w, caps);
+        }
+    }
+}
+
 /// A dynamic body's velocity with the world's caps `(max_linear, max_angular)` applied: the
 /// linear velocity (m/s) scaled down to `max_linear` if faster, its direction kept, and the
 /// angular velocity (rad/s) set to `max_angular` if faster, its sign kept. A velocity within
-/// both caps comes back bit for bit.
+/// both caps comes back bit for bit. An infinite velocity is held in its direction (the
+/// directions of its infinite components), and a NaN one becomes zero, so the result is
+/// always finite (for finite caps).
 #[inline]
 pub(crate) fn cap_velocity(v: Vec2, w: f32, (max_linear, max_angular): (f32, f32)) -> (Vec2, f32) {
     let speed_squared = v.length_squared();
-    let v = if speed_squared > max_linear * max_linear { v * (max_linear / speed_squared.sqrt()) } else { v };
-    let w = if w.abs() > max_angular { max_angular.copysign(w) } else { w };
+    let v = if speed_squared <= max_linear * max_linear {
+        v
+    } else if speed_squared.is_finite() {
+        v * (max_linear / speed_squared.sqrt())
+    } else {
+        held(v.as_dvec2(), max_linear)
+    };
+    let w = if w.abs() <= max_angular {
+        w
+    } else if w.is_nan() {
+        0.0
+    } else {
+        max_angular.copysign(w)
+    };
     (v, w)
+}
+
+/// `v` (f64) scaled down to at most `max` long, its direction kept; an infinite `v` points
+/// along its infinite components, and a NaN one is zero.
+fn held(v: DVec2, max: f32) -> Vec2 {
+    let max = f64::from(max);
+    let v = if v.is_nan() {
+        DVec2::ZERO
+    } else if !v.is_finite() {
+        // The infinite components give the direction; the finite ones are nothing beside them.
+        DVec2::new(infinite_sign(v.x), infinite_sign(v.y))
+    } else {
+        v
+    };
+    let length = v.length();
+    if length <= max { v.as_vec2() } else { (v * (max / length)).as_vec2() }
+}
+
+/// ±1 for an infinite `x` (its sign), 0 for a finite one.
+fn infinite_sign(x: f64) -> f64 {
+    if x.is_infinite() { x.signum() } else { 0.0 }
+}
+
+/// `fast` (a velocity or velocity change, m/s, computed in f32) when it is finite and at most
+/// `max` long; otherwise `exact()`, the same computation in f64, scaled down to `max`, its
+/// direction kept (zero when NaN). For ordinary values the f32 result comes back bit for bit.
+#[inline]
+pub(crate) fn hold_to(fast: Vec2, exact: impl FnOnce() -> DVec2, max: f32) -> Vec2 {
+    if fast.length_squared() <= max * max { fast } else { held(exact(), max) }
+}
+
+/// [`hold_to`] at [`MAX_LINEAR_SPEED`]: a velocity that an impulse or a change of mass gives.
+#[inline]
+pub(crate) fn hold_linear(fast: Vec2, exact: impl FnOnce() -> DVec2) -> Vec2 {
+    hold_to(fast, exact, MAX_LINEAR_SPEED)
+}
+
+/// An angular velocity (rad/s) held to [`MAX_ANGULAR_SPEED`] as [`hold_to`] holds a velocity:
+/// `fast` when it is within, else `exact()` (f64) held to it, its sign kept (zero when NaN).
+#[inline]
+pub(crate) fn hold_angular(fast: f32, exact: impl FnOnce() -> f64) -> f32 {
+    if fast.abs() <= MAX_ANGULAR_SPEED {
+        fast
+    } else {
+        let exact = exact();
+        if exact.is_nan() {
+            0.0
+        } else {
+            exact.clamp(-f64::from(MAX_ANGULAR_SPEED), f64::from(MAX_ANGULAR_SPEED)) as f32
+        }
+    }
 }
 
 /// Moves every awake body by its velocity for one sub-step of `h` seconds; `angles` are the

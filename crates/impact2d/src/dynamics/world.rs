@@ -7,12 +7,12 @@ use super::body::{Body, BodyDef, BodyType, check_angle, check_safety_factor};
 use super::collider::{Collider, ShapeDef};
 use super::contact::{Contact, PairMap, PointImpulse, TouchChange, mix_friction, mix_restitution};
 use super::continuous::{Continuous, ContinuousMode, shape_extents};
-use super::error::{WorldError, check_finite, check_non_negative, check_positive, check_vector};
+use super::error::{WorldError, check_angular_velocity, check_components, check_range, check_vector, check_velocity};
 use super::events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, Events, SensorBeginEvent, SensorEndEvent};
 use super::graph::ConstraintGraph;
-use super::handles::{BodyId, NULL, ShapeId, Slots};
+use super::handles::{BodyId, NULL, ShapeId, Slots, next_world_id};
 use super::island::Islands;
-use super::solver::Solver;
+use super::solver::{Solver, cap_velocity, hold_angular, hold_linear};
 use crate::broad_phase::{BroadPhase, Filter, ProxyKind};
 use crate::geometry::{Aabb, Shape, make_chain};
 use crate::math::{Sweep, Transform, Vec2};
@@ -20,41 +20,53 @@ use crate::narrow_phase::Manifold;
 use crate::settings::{
     DEFAULT_CONTACT_DAMPING_RATIO, DEFAULT_CONTACT_HERTZ, DEFAULT_CONTACT_PUSH_MAX_SPEED, DEFAULT_HIT_EVENT_THRESHOLD,
     DEFAULT_MAX_ANGULAR_SPEED, DEFAULT_MAX_IMPACTS_PER_BODY, DEFAULT_MAX_LINEAR_SPEED, DEFAULT_RESTITUTION_THRESHOLD,
-    LINEAR_SLOP, MAX_BODIES, MAX_SUBSTEPS,
+    LINEAR_SLOP, MAX_ANGULAR_IMPULSE, MAX_ANGULAR_SPEED, MAX_BODIES, MAX_BODY_MASS, MAX_CONTACT_DAMPING_RATIO,
+    MAX_COORDINATE, MAX_FORCE, MAX_GRAVITY, MAX_IMPULSE, MAX_LINEAR_SPEED, MAX_SUBSTEPS, MAX_TIME_STEP, MAX_TORQUE,
+    MIN_SPEED_CAP,
 };
 
 /// The settings of a world. Units: meters, kilograms, seconds.
+///
+/// Every number has a finite range (below, and in [`crate::settings`]); [`World::new`]
+/// refuses a definition with a value outside it with [`WorldError::InvalidValue`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldDef {
-    /// Gravitational acceleration (m/s²). Default (0, -10).
+    /// Gravitational acceleration (m/s²): each component finite and at most
+    /// [`MAX_GRAVITY`] (1e6 m/s²) in magnitude. Default (0, -10).
     pub gravity: Vec2,
-    /// Contact stiffness (Hz), capped at a quarter of the sub-step rate. Default
-    /// [`DEFAULT_CONTACT_HERTZ`].
+    /// Contact stiffness (Hz; finite, not negative), capped at a quarter of the sub-step rate.
+    /// Default [`DEFAULT_CONTACT_HERTZ`].
     pub contact_hertz: f32,
-    /// Contact damping ratio. Default [`DEFAULT_CONTACT_DAMPING_RATIO`].
+    /// Contact damping ratio (dimensionless; finite, from 0 to [`MAX_CONTACT_DAMPING_RATIO`],
+    /// 1e6). Default [`DEFAULT_CONTACT_DAMPING_RATIO`].
     pub contact_damping_ratio: f32,
-    /// The fastest an overlap is pushed out (m/s). Default [`DEFAULT_CONTACT_PUSH_MAX_SPEED`].
+    /// The fastest an overlap is pushed out (m/s; finite, from 0 to [`MAX_LINEAR_SPEED`], 1e6).
+    /// Default [`DEFAULT_CONTACT_PUSH_MAX_SPEED`].
     pub contact_push_max_speed: f32,
-    /// Approach speed above which restitution applies (m/s). Default
+    /// Approach speed above which restitution applies (m/s; finite, not negative). Default
     /// [`DEFAULT_RESTITUTION_THRESHOLD`].
     pub restitution_threshold: f32,
-    /// Approach speed above which hit events are reported (m/s). Default
+    /// Approach speed above which hit events are reported (m/s; finite, not negative). Default
     /// [`DEFAULT_HIT_EVENT_THRESHOLD`].
     pub hit_event_threshold: f32,
-    /// The fastest a dynamic body's center of mass moves (m/s; finite and positive). Default
-    /// [`DEFAULT_MAX_LINEAR_SPEED`] (400 m/s).
+    /// The fastest a dynamic body's center of mass moves (m/s; finite, from [`MIN_SPEED_CAP`]
+    /// (1e-6) to [`MAX_LINEAR_SPEED`] (1e6 m/s)). Default [`DEFAULT_MAX_LINEAR_SPEED`] (400 m/s).
     ///
     /// A faster dynamic body is slowed to this speed, its direction kept, whenever its velocity
-    /// is integrated (at each solver sub-step, after gravity, forces and damping) and after
-    /// each impact continuous collision resolves. So a body created, set or pushed faster moves
-    /// at this speed from its next step on: a scene whose bodies must fly faster (a 600 m/s
-    /// bullet) raises the cap. The contact impulses of a sub-step act after the cap, so a body
-    /// may end a step a little faster than it. Kinematic bodies are not capped (they move as
-    /// they are told). The cap keeps each body's motion per step bounded, so continuous
-    /// collision's swept boxes and times of impact stay bounded and positions finite.
+    /// changes in a step: at each solver sub-step after gravity, forces and damping and again
+    /// after the contact impulses (so the motion of every sub-step is within the cap), after
+    /// each impact continuous collision resolves, and at the end of the step (so a body carried
+    /// by a fast kinematic body is held too). After a step, every awake dynamic body moves no
+    /// faster than this (to f32 rounding: the speed may exceed it by a few parts in 10⁷). A body
+    /// created, set or pushed faster between steps keeps that velocity until its next step: a
+    /// scene whose bodies must fly faster (a 600 m/s bullet) raises the cap. Kinematic bodies
+    /// are not capped (they move as they are told, within [`MAX_LINEAR_SPEED`]). The cap keeps
+    /// each body's motion per step bounded, so continuous collision's swept boxes and times of
+    /// impact stay bounded and positions finite.
     pub max_linear_speed: f32,
-    /// The fastest a dynamic body turns (rad/s; finite and positive). Default
-    /// [`DEFAULT_MAX_ANGULAR_SPEED`] (10 000 rad/s, about 1600 turns per second).
+    /// The fastest a dynamic body turns (rad/s; finite, from [`MIN_SPEED_CAP`] (1e-6) to
+    /// [`MAX_ANGULAR_SPEED`] (1e5 rad/s)). Default [`DEFAULT_MAX_ANGULAR_SPEED`] (10 000 rad/s,
+    /// about 1600 turns per second).
     ///
     /// Applied where [`WorldDef::max_linear_speed`] is, the same way: a faster body's angular
     /// velocity is set to this speed, its sign kept. Not a rotation clamp for continuous
@@ -116,16 +128,37 @@ impl Default for WorldDef {
 
 impl WorldDef {
     fn validate(&self) -> Result<(), WorldError> {
-        check_vector(self.gravity, "gravity")?;
-        check_non_negative(self.contact_hertz, "contact hertz")?;
-        check_non_negative(self.contact_damping_ratio, "contact damping ratio")?;
-        check_non_negative(self.contact_push_max_speed, "contact push max speed")?;
-        check_non_negative(self.restitution_threshold, "restitution threshold")?;
-        check_non_negative(self.hit_event_threshold, "hit event threshold")?;
-        check_positive(self.max_linear_speed, "max linear speed")?;
-        check_positive(self.max_angular_speed, "max angular speed")?;
+        check_gravity(self.gravity)?;
+        check_range(self.contact_hertz, (0.0, f32::MAX), "contact hertz", "finite and not negative")?;
+        let requirement = "finite, from 0 to MAX_CONTACT_DAMPING_RATIO (1e6)";
+        check_range(
+            self.contact_damping_ratio,
+            (0.0, MAX_CONTACT_DAMPING_RATIO),
+            "contact damping ratio",
+            requirement,
+        )?;
+        let requirement = "finite, from 0 to MAX_LINEAR_SPEED (1e6 m/s)";
+        check_range(self.contact_push_max_speed, (0.0, MAX_LINEAR_SPEED), "contact push max speed", requirement)?;
+        let requirement = "finite and not negative";
+        check_range(self.restitution_threshold, (0.0, f32::MAX), "restitution threshold", requirement)?;
+        check_range(self.hit_event_threshold, (0.0, f32::MAX), "hit event threshold", requirement)?;
+        check_speed_caps(self.max_linear_speed, self.max_angular_speed)?;
         super::continuous::validate(self)
     }
+}
+
+/// Fails unless each component of `gravity` is finite and at most [`MAX_GRAVITY`] in magnitude.
+fn check_gravity(gravity: Vec2) -> Result<(), WorldError> {
+    check_components(gravity, MAX_GRAVITY, "gravity", "finite, each component at most MAX_GRAVITY (1e6 m/s²)")
+}
+
+/// Fails unless both speed caps are in range: from [`MIN_SPEED_CAP`] to [`MAX_LINEAR_SPEED`]
+/// and [`MAX_ANGULAR_SPEED`].
+fn check_speed_caps(linear: f32, angular: f32) -> Result<(), WorldError> {
+    let requirement = "finite, from MIN_SPEED_CAP (1e-6) to MAX_LINEAR_SPEED (1e6 m/s)";
+    check_range(linear, (MIN_SPEED_CAP, MAX_LINEAR_SPEED), "max linear speed", requirement)?;
+    let requirement = "finite, from MIN_SPEED_CAP (1e-6) to MAX_ANGULAR_SPEED (1e5 rad/s)";
+    check_range(angular, (MIN_SPEED_CAP, MAX_ANGULAR_SPEED), "max angular speed", requirement)
 }
 
 /// Where the time of the last step went (milliseconds, wall clock).
@@ -166,11 +199,37 @@ pub struct ContactData {
 /// with speculative contacts, with sleeping islands and buffered events.
 ///
 /// Handles ([`BodyId`], [`ShapeId`]) are small and generational: every method taking one
-/// fails with [`WorldError::StaleHandle`] once its object is destroyed. Nothing panics on
-/// user input: numbers are checked where they enter, and a refused call leaves the world as
-/// it was. The same calls give bit-identical states and events, run after run.
+/// fails with [`WorldError::StaleHandle`] once its object is destroyed, and with
+/// [`WorldError::ForeignHandle`] when another world made it (each world has its own identity;
+/// a clone shares its original's, so the original's handles name the same objects in the
+/// clone). The same calls give bit-identical states and events, run after run, whatever other
+/// worlds exist.
+///
+/// # The input contract
+///
+/// Nothing panics on user input, and a refused call leaves the world as it was. Every number
+/// has a finite range, checked where it enters (the world's, body's and shape's definitions,
+/// every setter, force, impulse and time step; the ranges are in [`crate::settings`] and in each
+/// method's docs); a value outside it is refused with [`WorldError::InvalidValue`]. Every call
+/// the world accepts leaves every body's state (position, angle, velocities) finite and its
+/// origin within [`MAX_COORDINATE`] on each axis:
+///
+/// - velocities that forces, impulses or a change of mass give a body are held to
+///   [`MAX_LINEAR_SPEED`] and [`MAX_ANGULAR_SPEED`] where they are applied, and a dynamic
+///   body moves within the world's caps ([`WorldDef::max_linear_speed`]) in every step;
+/// - the coordinate limit: a body whose origin ends a step beyond [`MAX_COORDINATE`] on an
+///   axis is moved back along that axis to the limit, and the part of its velocity that points
+///   out along that axis is removed (kinematic bodies too: a kinematic body at the edge of the
+///   world slides along it or stops there);
+/// - a body whose motion in a step overflowed f32 (which the ranges make impossible for
+///   bodies up to 1e4 m across; see [`MAX_BODY_MASS`] for the budget and what larger shapes
+///   can do) ends the step where it began it, at rest, and the impulses of its contacts start
+///   again from zero; a velocity that overflowed in an impact of continuous collision is
+///   dropped (the body stops there).
 #[derive(Clone, Debug)]
 pub struct World {
+    /// The world's identity, carried by its handles (see [`WorldError::ForeignHandle`]).
+    id: u32,
     pub(crate) def: WorldDef,
     pub(crate) bodies: Slots<Body>,
     pub(crate) colliders: Slots<Collider>,
@@ -208,13 +267,14 @@ pub struct World {
 }
 
 impl World {
-    /// An empty world.
+    /// An empty world, with an identity of its own (see [`WorldError::ForeignHandle`]).
     ///
-    /// Errors: [`WorldError::InvalidValue`] for a non-finite gravity, a negative or
-    /// non-finite setting, or a speed cap that is not positive.
+    /// Errors: [`WorldError::InvalidValue`] for a setting outside its range (see
+    /// [`WorldDef`]'s fields).
     pub fn new(def: &WorldDef) -> Result<World, WorldError> {
         def.validate()?;
         Ok(World {
+            id: next_world_id(),
             def: *def,
             bodies: Slots::default(),
             colliders: Slots::default(),
@@ -247,13 +307,15 @@ impl World {
 
     /// Advances the world by `dt` seconds in `substeps` solver sub-steps: contacts are
     /// updated, bodies move, islands that came to rest fall asleep, and the events of the
-    /// step are ready to read. 60 Hz with 4 sub-steps is the usual choice.
+    /// step are ready to read. 60 Hz with 4 sub-steps is the usual choice. Every body's state
+    /// is finite and its origin within [`MAX_COORDINATE`] after it (see "The input contract").
     ///
-    /// Errors: [`WorldError::InvalidValue`] unless `dt` is finite and positive and
-    /// `1 <= substeps <= MAX_SUBSTEPS`; nothing changes then.
+    /// Errors: [`WorldError::InvalidValue`] unless `dt` is finite, above 0 and at most
+    /// [`MAX_TIME_STEP`] (1 s), and `1 <= substeps <= MAX_SUBSTEPS`; nothing changes then.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), WorldError> {
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(WorldError::InvalidValue { what: "time step", requirement: "finite and positive" });
+        if !(dt > 0.0 && dt <= MAX_TIME_STEP) {
+            let requirement = "finite, above 0 and at most MAX_TIME_STEP (1 s)";
+            return Err(WorldError::InvalidValue { what: "time step", requirement });
         }
         if !(1..=MAX_SUBSTEPS).contains(&substeps) {
             return Err(WorldError::InvalidValue { what: "sub-step count", requirement: "from 1 to MAX_SUBSTEPS" });
@@ -272,6 +334,7 @@ impl World {
         self.solve(dt, substeps);
         let t_solve = Instant::now();
         self.solve_continuous(dt);
+        self.hold_bodies();
         let t_continuous = Instant::now();
         self.update_sleep(dt, self.step_count);
         let t_sleep = Instant::now();
@@ -309,9 +372,10 @@ impl World {
 
     /// Sets gravity (m/s²). Sleeping bodies stay asleep.
     ///
-    /// Errors: [`WorldError::InvalidValue`] for non-finite gravity.
+    /// Errors: [`WorldError::InvalidValue`] unless each component is finite and at most
+    /// [`MAX_GRAVITY`] (1e6 m/s²) in magnitude; nothing changes then.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), WorldError> {
-        check_vector(gravity, "gravity")?;
+        check_gravity(gravity)?;
         self.def.gravity = gravity;
         Ok(())
     }
@@ -321,11 +385,11 @@ impl World {
     /// velocities are integrated: a body faster than a new cap keeps its velocity until then.
     /// Sleeping bodies stay asleep.
     ///
-    /// Errors: [`WorldError::InvalidValue`] unless both are finite and positive; nothing
-    /// changes then.
+    /// Errors: [`WorldError::InvalidValue`] unless both are finite and at least
+    /// [`MIN_SPEED_CAP`] (1e-6), `linear` at most [`MAX_LINEAR_SPEED`] (1e6 m/s) and `angular`
+    /// at most [`MAX_ANGULAR_SPEED`] (1e5 rad/s); nothing changes then.
     pub fn set_max_speeds(&mut self, linear: f32, angular: f32) -> Result<(), WorldError> {
-        check_positive(linear, "max linear speed")?;
-        check_positive(angular, "max angular speed")?;
+        check_speed_caps(linear, angular)?;
         self.def.max_linear_speed = linear;
         self.def.max_angular_speed = angular;
         Ok(())
@@ -407,13 +471,13 @@ impl World {
                 }
             }
         }
-        Ok(BodyId::new(index, generation))
+        Ok(BodyId::new(index, generation, self.id))
     }
 
     /// Destroys a body and its shapes. Contacts it had end (with end events if touching) and
     /// the bodies it touched wake up.
     ///
-    /// Errors: [`WorldError::StaleHandle`].
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn destroy_body(&mut self, id: BodyId) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         while self.bodies[index].contact_head != NULL {
@@ -432,12 +496,15 @@ impl World {
         Ok(())
     }
 
-    /// The index of a live body.
+    /// The index of a live body of this world.
     pub(crate) fn body_index(&self, id: BodyId) -> Result<u32, WorldError> {
-        if self.bodies.is_live(id.index(), id.generation()) {
-            Ok(id.index())
+        let (kind, index, generation) = (BodyId::KIND, id.index(), id.generation());
+        if id.world() != self.id {
+            Err(WorldError::ForeignHandle { kind, index, generation })
+        } else if self.bodies.is_live(index, generation) {
+            Ok(index)
         } else {
-            Err(WorldError::StaleHandle { kind: BodyId::KIND, index: id.index(), generation: id.generation() })
+            Err(WorldError::StaleHandle { kind, index, generation })
         }
     }
 
@@ -445,83 +512,91 @@ impl World {
         Ok(&self.bodies[self.body_index(id)?])
     }
 
-    /// The body's type. Errors: [`WorldError::StaleHandle`].
+    /// The body's type. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn body_type(&self, id: BodyId) -> Result<BodyType, WorldError> {
         Ok(self.body(id)?.body_type)
     }
 
-    /// The world position of the body origin (meters). Errors: [`WorldError::StaleHandle`].
+    /// The world position of the body origin (meters). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn position(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.transform.p)
     }
 
-    /// The body angle (radians; within [-π, π) at the start of each step, and after a step
-    /// the start angle plus the step's rotation). Errors: [`WorldError::StaleHandle`].
+    /// The body angle (radians; within [-π, π) at the start of each step, and after a step the
+    /// start angle plus the step's rotation). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn angle(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.angle)
     }
 
-    /// The body transform (origin and rotation). Errors: [`WorldError::StaleHandle`].
+    /// The body transform (origin and rotation). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn transform(&self, id: BodyId) -> Result<Transform, WorldError> {
         Ok(self.body(id)?.transform)
     }
 
-    /// The world position of the center of mass (meters). Errors: [`WorldError::StaleHandle`].
+    /// The world position of the center of mass (meters). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn world_center(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.center)
     }
 
-    /// The center of mass in body coordinates (meters). Errors: [`WorldError::StaleHandle`].
+    /// The center of mass in body coordinates (meters). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn local_center(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.local_center)
     }
 
-    /// The velocity of the center of mass (m/s). Errors: [`WorldError::StaleHandle`].
+    /// The velocity of the center of mass (m/s). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn linear_velocity(&self, id: BodyId) -> Result<Vec2, WorldError> {
         Ok(self.body(id)?.linear_velocity)
     }
 
-    /// The angular velocity (rad/s). Errors: [`WorldError::StaleHandle`].
+    /// The angular velocity (rad/s). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn angular_velocity(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.angular_velocity)
     }
 
     /// The mass (kg); zero for static and kinematic bodies. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn mass(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.mass)
     }
 
     /// The rotational inertia about the center of mass (kg·m²). Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn rotational_inertia(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.inertia)
     }
 
-    /// Whether the body is awake (static bodies never are). Errors: [`WorldError::StaleHandle`].
+    /// Whether the body is awake (static bodies never are). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn is_awake(&self, id: BodyId) -> Result<bool, WorldError> {
         Ok(self.body(id)?.is_awake())
     }
 
     /// The body's motion over the last step (center of mass and angle at its start and end;
     /// the angle is not reduced, so a fast spin shows its whole rotation). Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn sweep(&self, id: BodyId) -> Result<Sweep, WorldError> {
         Ok(self.body(id)?.sweep)
     }
 
     /// The body's flags for continuous collision: `(bullet, continuous)`. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn continuous_flags(&self, id: BodyId) -> Result<(bool, bool), WorldError> {
         let b = self.body(id)?;
         Ok((b.bullet, b.continuous))
     }
 
-    /// Whether continuous collision swept the body as fast in the last step: a dynamic body
-    /// that moved (rotation included) more than its safety factor
-    /// ([`World::body_safety_factor`]) times its smallest extent, or a moving bullet, or a body
-    /// deep in a static shape (see [`ContinuousStats`](super::ContinuousStats)). Always false
-    /// when continuous collision is off. Errors: [`WorldError::StaleHandle`].
+    /// Whether continuous collision swept the body as fast in the last step: a dynamic body that
+    /// moved (rotation included) more than its safety factor ([`World::body_safety_factor`]) times
+    /// its smallest extent, or a moving bullet, or a body deep in a static shape (see
+    /// [`ContinuousStats`](super::ContinuousStats)). Always false when continuous collision is off.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn is_fast(&self, id: BodyId) -> Result<bool, WorldError> {
         let b = self.body(id)?;
         Ok(self.step_count > 0 && b.fast_step == self.step_count)
@@ -529,17 +604,17 @@ impl World {
 
     /// The body's safety factor for continuous collision ([`BodyDef::safety_factor`]: how far
     /// it may move in a step before it is swept, as a fraction of its smallest extent).
-    /// Errors: [`WorldError::StaleHandle`].
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn body_safety_factor(&self, id: BodyId) -> Result<f32, WorldError> {
         Ok(self.body(id)?.safety_factor)
     }
 
-    /// Sets the body's safety factor for continuous collision (see [`BodyDef::safety_factor`]
-    /// for what it trades); the fast-body test uses it from the next step on. Accepted for
-    /// every body, used only for dynamic continuous bodies that are not bullets.
+    /// Sets the body's safety factor for continuous collision (see [`BodyDef::safety_factor`] for
+    /// what it trades); the fast-body test uses it from the next step on. Accepted for every body,
+    /// used only for dynamic continuous bodies that are not bullets.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] unless it is finite,
-    /// above 0 and at most
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless it is finite, above 0 and at most
     /// [`MAX_CONTINUOUS_SAFETY_FACTOR`](crate::settings::MAX_CONTINUOUS_SAFETY_FACTOR) (1); the
     /// body keeps its factor then.
     pub fn set_body_safety_factor(&mut self, id: BodyId, factor: f32) -> Result<(), WorldError> {
@@ -549,12 +624,13 @@ impl World {
         Ok(())
     }
 
-    /// The body's user data. Errors: [`WorldError::StaleHandle`].
+    /// The body's user data. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn body_user_data(&self, id: BodyId) -> Result<u64, WorldError> {
         Ok(self.body(id)?.user_data)
     }
 
-    /// The body's shapes, most recently attached first. Errors: [`WorldError::StaleHandle`].
+    /// The body's shapes, most recently attached first. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn body_shapes(&self, id: BodyId) -> Result<Vec<ShapeId>, WorldError> {
         let mut out = Vec::new();
         let mut shape = self.body(id)?.shape_head;
@@ -566,7 +642,7 @@ impl World {
     }
 
     /// The body's contacts (touching or not), sorted by shape handles. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn body_contacts(&self, id: BodyId) -> Result<Vec<ContactData>, WorldError> {
         let mut out = Vec::new();
         let mut key = self.body(id)?.contact_head;
@@ -588,12 +664,15 @@ impl World {
     }
 
     /// Sets the velocity of the center of mass (m/s) of a kinematic or dynamic body and wakes
-    /// it; ignored for a static body.
+    /// it; ignored for a static body. A dynamic body faster than the world's cap
+    /// ([`WorldDef::max_linear_speed`]) keeps this velocity until its next step.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless `v` is finite and its length at most
+    /// [`MAX_LINEAR_SPEED`] (1e6 m/s).
     pub fn set_linear_velocity(&mut self, id: BodyId, v: Vec2) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
-        check_vector(v, "linear velocity")?;
+        check_velocity(v, "linear velocity")?;
         if self.bodies[index].body_type != BodyType::Static {
             self.bodies[index].linear_velocity = v;
             self.wake_body_index(index);
@@ -602,12 +681,15 @@ impl World {
     }
 
     /// Sets the angular velocity (rad/s) of a kinematic or dynamic body and wakes it; ignored
-    /// for a static body and a dynamic body with fixed rotation.
+    /// for a static body and a dynamic body with fixed rotation. A dynamic body faster than
+    /// the world's cap ([`WorldDef::max_angular_speed`]) keeps it until its next step.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless `w` is finite and at most [`MAX_ANGULAR_SPEED`]
+    /// (1e5 rad/s) in magnitude.
     pub fn set_angular_velocity(&mut self, id: BodyId, w: f32) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
-        check_finite(w, "angular velocity")?;
+        check_angular_velocity(w, "angular velocity")?;
         let b = &self.bodies[index];
         if b.body_type == BodyType::Kinematic || (b.is_dynamic() && !b.fixed_rotation) {
             self.bodies[index].angular_velocity = w;
@@ -617,11 +699,11 @@ impl World {
     }
 
     /// Moves a body to `position` (its origin, meters) and `angle` (radians) at once, without
-    /// sweeping through what lies between. The body and everything touching it wake; its
-    /// shapes' AABBs move now.
+    /// sweeping through what lies between. The body and everything touching it wake; its shapes'
+    /// AABBs move now.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] for a non-finite or
-    /// out-of-range position or angle.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] for a non-finite or out-of-range position or angle.
     pub fn set_transform(&mut self, id: BodyId, position: Vec2, angle: f32) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         check_vector(position, "body position")?;
@@ -631,6 +713,8 @@ impl World {
         let q = crate::math::Rot::from_angle(angle);
         let center = position + q.rotate(b.local_center);
         b.set_center_and_angle(center, angle);
+        // The origin as given, within the limit, whatever the rounding of the center.
+        b.transform.p = b.transform.p.clamp(Vec2::splat(-MAX_COORDINATE), Vec2::splat(MAX_COORDINATE));
         b.sweep = b.still_sweep();
         let xf = b.transform;
         let mut shape = b.shape_head;
@@ -657,17 +741,25 @@ impl World {
     }
 
     /// Adds a force (N) acting at the world point `point` (meters) for the next step, and
-    /// wakes the body. Ignored for static and kinematic bodies.
+    /// wakes the body. Ignored for static and kinematic bodies. The forces and torques
+    /// accumulated for a step are held within [`MAX_TORQUE`] (and the force components within
+    /// the same bound); the velocity they give in a step is held to the world's caps.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless each component of `force` is finite and at most
+    /// [`MAX_FORCE`] (1e20 N) in magnitude, and `point` is finite and within
+    /// [`MAX_COORDINATE`].
     pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
-        check_vector(force, "force")?;
+        check_components(force, MAX_FORCE, "force", "finite, each component at most MAX_FORCE (1e20 N)")?;
         check_vector(point, "force point")?;
         let b = &mut self.bodies[index];
         if b.is_dynamic() {
-            b.force += force;
-            b.torque += (point - b.center).perp_dot(force);
+            // Within the ranges, the moment (arm up to a few 1e9 m) stays below MAX_TORQUE, and
+            // the sums are held there however many forces are added.
+            let held = |x: f32| x.clamp(-MAX_TORQUE, MAX_TORQUE);
+            b.force = (b.force + force).clamp(Vec2::splat(-MAX_TORQUE), Vec2::splat(MAX_TORQUE));
+            b.torque = held(b.torque + held((point - b.center).perp_dot(force)));
             self.wake_body_index(index);
         }
         Ok(())
@@ -676,7 +768,7 @@ impl World {
     /// Adds a force (N) at the center of mass for the next step, and wakes the body. Ignored
     /// for static and kinematic bodies.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    /// Errors: as [`World::apply_force`].
     pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         let center = self.bodies[index].center;
@@ -684,31 +776,45 @@ impl World {
     }
 
     /// Adds a torque (N·m) for the next step, and wakes the body. Ignored for static and
-    /// kinematic bodies.
+    /// kinematic bodies. The accumulated torque is held within [`MAX_TORQUE`]; the angular
+    /// velocity it gives in a step is held to the world's cap.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless `torque` is finite and at most [`MAX_TORQUE`] (1e30
+    /// N·m) in magnitude.
     pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
-        check_finite(torque, "torque")?;
+        check_range(torque, (-MAX_TORQUE, MAX_TORQUE), "torque", "finite, at most MAX_TORQUE (1e30 N·m) in magnitude")?;
         if self.bodies[index].is_dynamic() {
-            self.bodies[index].torque += torque;
+            let b = &mut self.bodies[index];
+            b.torque = (b.torque + torque).clamp(-MAX_TORQUE, MAX_TORQUE);
             self.wake_body_index(index);
         }
         Ok(())
     }
 
     /// Applies an impulse (N·s) at the world point `point` (meters): the velocities change at
-    /// once, and the body wakes. Ignored for static and kinematic bodies.
+    /// once, and the body wakes. Ignored for static and kinematic bodies. The new velocities
+    /// are held to [`MAX_LINEAR_SPEED`] (the direction kept) and [`MAX_ANGULAR_SPEED`] (the
+    /// sign kept); the world's caps apply from the next step.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless each component of `impulse` is finite and at most
+    /// [`MAX_IMPULSE`] (1e20 N·s) in magnitude, and `point` is finite and within
+    /// [`MAX_COORDINATE`].
     pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec2, point: Vec2) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
-        check_vector(impulse, "impulse")?;
+        check_components(impulse, MAX_IMPULSE, "impulse", "finite, each component at most MAX_IMPULSE (1e20 N·s)")?;
         check_vector(point, "impulse point")?;
         let b = &mut self.bodies[index];
         if b.is_dynamic() {
-            b.linear_velocity += b.inv_mass * impulse;
-            b.angular_velocity += b.inv_inertia * (point - b.center).perp_dot(impulse);
+            let (v, w, inv_mass, inv_inertia, arm) =
+                (b.linear_velocity, b.angular_velocity, b.inv_mass, b.inv_inertia, point - b.center);
+            b.linear_velocity =
+                hold_linear(v + inv_mass * impulse, || v.as_dvec2() + f64::from(inv_mass) * impulse.as_dvec2());
+            b.angular_velocity = hold_angular(w + inv_inertia * arm.perp_dot(impulse), || {
+                f64::from(w) + f64::from(inv_inertia) * arm.as_dvec2().perp_dot(impulse.as_dvec2())
+            });
             self.wake_body_index(index);
         }
         Ok(())
@@ -717,7 +823,7 @@ impl World {
     /// Applies an impulse (N·s) at the center of mass, and wakes the body. Ignored for static
     /// and kinematic bodies.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    /// Errors: as [`World::apply_linear_impulse`].
     pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec2) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         let center = self.bodies[index].center;
@@ -725,21 +831,28 @@ impl World {
     }
 
     /// Applies an angular impulse (N·m·s), and wakes the body. Ignored for static and
-    /// kinematic bodies.
+    /// kinematic bodies. The new angular velocity is held to [`MAX_ANGULAR_SPEED`] (the sign
+    /// kept); the world's cap applies from the next step.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] when not finite.
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless `impulse` is finite and at most
+    /// [`MAX_ANGULAR_IMPULSE`] (1e30 N·m·s) in magnitude.
     pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
-        check_finite(impulse, "angular impulse")?;
+        let requirement = "finite, at most MAX_ANGULAR_IMPULSE (1e30 N·m·s) in magnitude";
+        check_range(impulse, (-MAX_ANGULAR_IMPULSE, MAX_ANGULAR_IMPULSE), "angular impulse", requirement)?;
         let b = &mut self.bodies[index];
         if b.is_dynamic() {
-            b.angular_velocity += b.inv_inertia * impulse;
+            let (w, inv_inertia) = (b.angular_velocity, b.inv_inertia);
+            b.angular_velocity =
+                hold_angular(w + inv_inertia * impulse, || f64::from(w) + f64::from(inv_inertia) * f64::from(impulse));
             self.wake_body_index(index);
         }
         Ok(())
     }
 
-    /// Wakes a body and its island. Errors: [`WorldError::StaleHandle`].
+    /// Wakes a body and its island. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn wake_body(&mut self, id: BodyId) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         self.wake_body_index(index);
@@ -747,7 +860,7 @@ impl World {
     }
 
     /// Allows or forbids a body to sleep; forbidding wakes it. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn set_sleep_allowed(&mut self, id: BodyId, allowed: bool) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
         self.bodies[index].sleep_allowed = allowed;
@@ -763,8 +876,11 @@ impl World {
     /// and rotational inertia are recomputed from all its shapes. The shape starts colliding
     /// at the next step; a sleeping body stays asleep until something wakes it.
     ///
-    /// Errors: [`WorldError::StaleHandle`]; [`WorldError::InvalidValue`] for a negative or
-    /// non-finite density, friction or restitution, or a mass that overflows f32;
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] for a density, friction or restitution outside its range
+    /// (see [`ShapeDef`]), a shape whose mass or rotational inertia overflows f32 (`"shape
+    /// mass"`), or, on a dynamic body, a shape that would make the body heavier than
+    /// [`MAX_BODY_MASS`] (1e18 kg) or its rotational inertia overflow f32 (`"body mass"`);
     /// [`WorldError::BroadPhase`] for a shape placed beyond the supported coordinates;
     /// [`WorldError::Full`].
     pub fn create_shape(&mut self, body: BodyId, def: &ShapeDef, shape: &Shape) -> Result<ShapeId, WorldError> {
@@ -774,6 +890,10 @@ impl World {
         let mass = shape.mass(def.density);
         if !(mass.mass.is_finite() && mass.rotational_inertia.is_finite()) {
             return Err(WorldError::InvalidValue { what: "shape mass", requirement: "finite (lower the density)" });
+        }
+        if b.is_dynamic() && !self.mass_fits(body_index, shape, def.density) {
+            let requirement = "at most MAX_BODY_MASS (1e18 kg), its rotational inertia finite (lower the density)";
+            return Err(WorldError::InvalidValue { what: "body mass", requirement });
         }
         let aabb = shape.aabb(b.transform);
         let kind = match b.body_type {
@@ -809,7 +929,7 @@ impl World {
         self.update_mass(body_index);
         // A sleeping body stays asleep (so that scenes can be made asleep, as
         // `BodyDef::awake` says): an awake body that reaches the new shape wakes it.
-        Ok(ShapeId::new(index, generation))
+        Ok(ShapeId::new(index, generation, self.id))
     }
 
     /// Attaches a chain (one-sided segments through `points`, closed when `is_loop`; see
@@ -844,7 +964,7 @@ impl World {
     /// Detaches and destroys a shape. Its contacts end (with end events if touching), the
     /// bodies they touched wake, and a dynamic body's mass is recomputed.
     ///
-    /// Errors: [`WorldError::StaleHandle`].
+    /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn destroy_shape(&mut self, id: ShapeId) -> Result<(), WorldError> {
         let index = self.shape_index(id)?;
         let body = self.colliders[index].body;
@@ -891,82 +1011,98 @@ impl World {
         self.colliders.remove(index);
     }
 
-    /// The index of a live shape.
+    /// The index of a live shape of this world.
     pub(crate) fn shape_index(&self, id: ShapeId) -> Result<u32, WorldError> {
-        if self.colliders.is_live(id.index(), id.generation()) {
-            Ok(id.index())
+        let (kind, index, generation) = (ShapeId::KIND, id.index(), id.generation());
+        if id.world() != self.id {
+            Err(WorldError::ForeignHandle { kind, index, generation })
+        } else if self.colliders.is_live(index, generation) {
+            Ok(index)
         } else {
-            Err(WorldError::StaleHandle { kind: ShapeId::KIND, index: id.index(), generation: id.generation() })
+            Err(WorldError::StaleHandle { kind, index, generation })
         }
+    }
+
+    /// The world's identity, which its handles carry.
+    #[inline]
+    pub(crate) fn id(&self) -> u32 {
+        self.id
     }
 
     fn collider(&self, id: ShapeId) -> Result<&Collider, WorldError> {
         Ok(&self.colliders[self.shape_index(id)?])
     }
 
-    /// The body a shape is attached to. Errors: [`WorldError::StaleHandle`].
+    /// The body a shape is attached to. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn shape_body(&self, id: ShapeId) -> Result<BodyId, WorldError> {
         let b = self.collider(id)?.body;
-        Ok(BodyId::new(b, self.bodies.generations[b as usize]))
+        Ok(BodyId::new(b, self.bodies.generations[b as usize], self.id))
     }
 
-    /// A shape's geometry (body coordinates). Errors: [`WorldError::StaleHandle`].
+    /// A shape's geometry (body coordinates). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn shape_geometry(&self, id: ShapeId) -> Result<&Shape, WorldError> {
         Ok(&self.collider(id)?.geometry)
     }
 
-    /// A shape's tight AABB where its body is now (meters). Errors: [`WorldError::StaleHandle`].
+    /// A shape's tight AABB where its body is now (meters). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn shape_aabb(&self, id: ShapeId) -> Result<Aabb, WorldError> {
         Ok(self.collider(id)?.aabb)
     }
 
-    /// A shape's filter. Errors: [`WorldError::StaleHandle`].
+    /// A shape's filter. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn shape_filter(&self, id: ShapeId) -> Result<Filter, WorldError> {
         Ok(self.collider(id)?.filter)
     }
 
-    /// Whether a shape is a sensor. Errors: [`WorldError::StaleHandle`].
+    /// Whether a shape is a sensor. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn is_sensor(&self, id: ShapeId) -> Result<bool, WorldError> {
         Ok(self.collider(id)?.sensor)
     }
 
-    /// A shape's friction coefficient. Errors: [`WorldError::StaleHandle`].
+    /// A shape's friction coefficient. Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`].
     pub fn shape_friction(&self, id: ShapeId) -> Result<f32, WorldError> {
         Ok(self.collider(id)?.friction)
     }
 
-    /// A shape's restitution. Errors: [`WorldError::StaleHandle`].
+    /// A shape's restitution. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn shape_restitution(&self, id: ShapeId) -> Result<f32, WorldError> {
         Ok(self.collider(id)?.restitution)
     }
 
-    /// A shape's user data. Errors: [`WorldError::StaleHandle`].
+    /// A shape's user data. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn shape_user_data(&self, id: ShapeId) -> Result<u64, WorldError> {
         Ok(self.collider(id)?.user_data)
     }
 
-    /// Sets a shape's friction (and its contacts'). Errors: [`WorldError::StaleHandle`];
-    /// [`WorldError::InvalidValue`] when negative or not finite.
+    /// Sets a shape's friction (and its contacts'). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`]; [`WorldError::InvalidValue`] unless finite and from 0 to
+    /// [`MAX_FRICTION`](crate::settings::MAX_FRICTION) (1000).
     pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<(), WorldError> {
         let index = self.shape_index(id)?;
-        check_non_negative(friction, "shape friction")?;
+        super::collider::check_friction(friction)?;
         self.colliders[index].friction = friction;
         self.refresh_materials(index);
         Ok(())
     }
 
-    /// Sets a shape's restitution (and its contacts'). Errors: [`WorldError::StaleHandle`];
-    /// [`WorldError::InvalidValue`] when negative or not finite.
+    /// Sets a shape's restitution (and its contacts'). Errors: [`WorldError::StaleHandle`],
+    /// [`WorldError::ForeignHandle`]; [`WorldError::InvalidValue`] unless finite and from 0 to
+    /// [`MAX_RESTITUTION`](crate::settings::MAX_RESTITUTION) (10).
     pub fn set_shape_restitution(&mut self, id: ShapeId, restitution: f32) -> Result<(), WorldError> {
         let index = self.shape_index(id)?;
-        check_non_negative(restitution, "shape restitution")?;
+        super::collider::check_restitution(restitution)?;
         self.colliders[index].restitution = restitution;
         self.refresh_materials(index);
         Ok(())
     }
 
     /// Sets a shape's filter: its pairs are found again at the next step. Errors:
-    /// [`WorldError::StaleHandle`].
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), WorldError> {
         let index = self.shape_index(id)?;
         self.colliders[index].filter = filter;
@@ -1004,11 +1140,7 @@ impl World {
         let mut shape = self.bodies[index].shape_head;
         while shape != NULL {
             let c = &self.colliders[shape];
-            let m = c.geometry.mass(c.density);
-            let (mm, center) = (f64::from(m.mass), m.center.as_dvec2());
-            mass += mm;
-            first += mm * center;
-            inertia_at_origin += f64::from(m.rotational_inertia) + mm * center.length_squared();
+            add_mass(&mut mass, &mut first, &mut inertia_at_origin, &c.geometry, c.density);
             shape = c.next;
         }
         let b = &mut self.bodies[index];
@@ -1023,17 +1155,98 @@ impl World {
         } else {
             (Vec2::ZERO, 1.0, 0.0)
         };
-        b.mass = mass;
-        b.inv_mass = 1.0 / mass;
+        let old_inverses = (b.inv_mass, b.inv_inertia);
+        // A mass or inertia so small that its inverse overflows (below 3e-39) is taken as no
+        // mass (1 kg) or no rotation, so that no inverse is infinite.
+        (b.mass, b.inv_mass) = if (1.0 / mass).is_finite() { (mass, 1.0 / mass) } else { (1.0, 1.0) };
         b.inertia = inertia;
-        b.inv_inertia = if inertia > 0.0 && inertia.is_finite() && !b.fixed_rotation { 1.0 / inertia } else { 0.0 };
+        let inv_inertia = if inertia > 0.0 && !b.fixed_rotation { 1.0 / inertia } else { 0.0 };
+        b.inv_inertia = if inv_inertia.is_finite() { inv_inertia } else { 0.0 };
+        if (b.inv_mass, b.inv_inertia) != old_inverses {
+            // The impulses the contacts kept for warm starting were for the old mass: applied
+            // to a much lighter body they would throw it (a kilogram's impulse on a body of
+            // 1e-27 kg), so they start again from zero.
+            let mut key = b.contact_head;
+            while key != NULL {
+                let c = &mut self.contacts[key >> 1];
+                for impulse in &mut c.impulses {
+                    (impulse.normal, impulse.tangent) = (0.0, 0.0);
+                }
+                key = c.edges[(key & 1) as usize].next;
+            }
+        }
+        let b = &mut self.bodies[index];
         let old_center = b.center;
         b.local_center = local_center;
         b.center = b.transform.apply(local_center);
         let shift = b.center - old_center;
-        b.linear_velocity += Vec2::new(-b.angular_velocity * shift.y, b.angular_velocity * shift.x);
+        // The new center moves with the rotation's share of the velocity, held to the speed limit.
+        let (v, w) = (b.linear_velocity, b.angular_velocity);
+        b.linear_velocity = hold_linear(v + Vec2::new(-w * shift.y, w * shift.x), || {
+            v.as_dvec2() + f64::from(w) * glam::DVec2::new(-f64::from(shift.y), f64::from(shift.x))
+        });
         b.sweep = b.still_sweep();
         self.update_extents(index);
+    }
+
+    /// Whether a dynamic body keeps its mass within [`MAX_BODY_MASS`] and its rotational
+    /// inertia finite with `shape` of `density` attached.
+    fn mass_fits(&self, index: u32, shape: &Shape, density: f32) -> bool {
+        let (mut mass, mut first, mut inertia_at_origin) = (0.0f64, glam::DVec2::ZERO, 0.0f64);
+        add_mass(&mut mass, &mut first, &mut inertia_at_origin, shape, density);
+        let mut link = self.bodies[index].shape_head;
+        while link != NULL {
+            let c = &self.colliders[link];
+            add_mass(&mut mass, &mut first, &mut inertia_at_origin, &c.geometry, c.density);
+            link = c.next;
+        }
+        if mass <= 0.0 {
+            return true;
+        }
+        let center = first / mass;
+        let inertia = (inertia_at_origin - mass * center.length_squared()).max(0.0);
+        mass <= f64::from(MAX_BODY_MASS) && (inertia as f32).is_finite()
+    }
+
+    /// Holds every awake body to the contract at the end of a step (see "The input contract"
+    /// in [`World`]): a dynamic body within the world's speed caps (continuous collision may
+    /// have given a carried body its carrier's velocity), and every body's origin within
+    /// [`MAX_COORDINATE`]. A body within both is left as it is, bit for bit.
+    fn hold_bodies(&mut self) {
+        let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
+        for &index in &self.awake {
+            let b = &mut self.bodies[index];
+            let (v, w) = (b.linear_velocity, b.angular_velocity);
+            if b.is_dynamic() && !(v.length_squared() <= caps.0 * caps.0 && w.abs() <= caps.1) {
+                (b.linear_velocity, b.angular_velocity) = cap_velocity(v, w, caps);
+            }
+            let p = b.transform.p;
+            if !(p.x.abs() <= MAX_COORDINATE && p.y.abs() <= MAX_COORDINATE) {
+                // Back to the limit along each axis it crossed, without the velocity out.
+                let inside = p.clamp(Vec2::splat(-MAX_COORDINATE), Vec2::splat(MAX_COORDINATE));
+                let v = &mut b.linear_velocity;
+                if p.x != inside.x && v.x * p.x > 0.0 {
+                    v.x = 0.0;
+                }
+                if p.y != inside.y && v.y * p.y > 0.0 {
+                    v.y = 0.0;
+                }
+                let center = b.center + (inside - p);
+                b.set_center_and_angle(center, b.angle);
+                // Exactly at the limit, whatever the rounding of the center's move.
+                b.transform.p = inside;
+                b.sweep.c2 = b.center;
+                let xf = b.transform;
+                let mut shape = b.shape_head;
+                while shape != NULL {
+                    let c = &mut self.colliders[shape];
+                    c.aabb = c.geometry.aabb(xf);
+                    let moved = self.broad_phase.move_proxy(c.proxy, c.aabb);
+                    debug_assert!(moved.is_ok(), "{moved:?}");
+                    shape = c.next;
+                }
+            }
+        }
     }
 
     /// The smallest and largest extents of a body's shapes about its center of mass.
@@ -1110,4 +1323,14 @@ impl World {
         let used = c.color_sizes.iter().rposition(|&n| n > 0).map_or(0, |i| i + 1);
         (c.color_sizes[..used].to_vec(), c.overflow_count)
     }
+}
+
+/// Adds a shape's mass at `density` to a body's sums (f64): its mass (kg), its first moment
+/// about the body origin (kg·m) and its rotational inertia about the body origin (kg·m²).
+fn add_mass(mass: &mut f64, first: &mut glam::DVec2, inertia_at_origin: &mut f64, shape: &Shape, density: f32) {
+    let m = shape.mass(density);
+    let (mm, center) = (f64::from(m.mass), m.center.as_dvec2());
+    *mass += mm;
+    *first += mm * center;
+    *inertia_at_origin += f64::from(m.rotational_inertia) + mm * center.length_squared();
 }
