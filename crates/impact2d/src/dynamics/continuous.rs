@@ -291,6 +291,9 @@ impl Ord for Event {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Continuous {
     pub stats: ContinuousStats,
+    /// The bodies the last step's continuous collision moved or gave new velocities (changed
+    /// tracks) and the fast kinematic bodies, for `World::hold_bodies`.
+    pub moved: Vec<u32>,
     /// The impacts of the last step, in the order they were resolved.
     pub impacts: Vec<ImpactEvent>,
     /// By body index: the body's track, or `NULL`.
@@ -458,6 +461,8 @@ impl World {
                 self.sweep_sensors(&cc);
             }
         }
+        cc.moved.clear();
+        cc.moved.extend(cc.tracks.iter().filter(|t| t.changed).map(|t| t.body).chain(cc.kinematic.iter().copied()));
         for track in &cc.tracks {
             cc.slot[track.body as usize] = NULL;
         }

@@ -28,7 +28,7 @@ use super::handles::NULL;
 use super::world::World;
 use crate::encoding::Encoding;
 use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
-use crate::settings::{MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, STATIC_CONTACT_STIFFNESS};
+use crate::settings::{MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_LINEAR_SPEED, STATIC_CONTACT_STIFFNESS};
 use glam::{DVec2, Vec4};
 
 /// What velocity integration needs of a body, per step, as rows that line up with the
@@ -61,6 +61,9 @@ pub(crate) struct Solver {
     pub hits: Vec<ContactHitEvent>,
     /// Milliseconds the last step spent in `finalize_bodies`.
     pub finalize_ms: f64,
+    /// Whether a body ended the last solve beyond [`crate::settings::MAX_COORDINATE`] (then
+    /// every awake body is held within it after continuous collision, else only the swept ones).
+    pub beyond_limit: bool,
 }
 
 impl World {
@@ -87,8 +90,8 @@ impl World {
             integrate_velocities(&mut solver.states, &solver.sims, caps);
             solver.contacts.warm_start(&mut solver.states);
             solver.contacts.solve(&mut solver.states, &k, true);
-            cap_velocities(&mut solver.states, &solver.sims, caps);
-            integrate_positions(&mut solver.states, &mut solver.angles, h, solver.contacts.encoding);
+            let motion = (&solver.sims[..], h, caps);
+            integrate_positions(&mut solver.states, &mut solver.angles, motion, solver.contacts.encoding);
             solver.contacts.solve(&mut solver.states, &k, false);
         }
         solver.contacts.restitution(&mut solver.states, &k);
@@ -153,13 +156,15 @@ impl World {
         end_rotations(&solver.start_angles[1..], &solver.angles[1..], &mut solver.rotations);
         let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
         let (bodies, colliders, broad_phase) = (&mut self.bodies, &mut self.colliders, &mut self.broad_phase);
+        let mut beyond = false;
         for (i, &index) in self.awake.iter().enumerate() {
             let (s, mut angle_delta) = (self.solver.states[i + 1], self.solver.angles[i + 1]);
             let b = &mut bodies[index];
             let (c1, a1) = (b.center, b.angle);
             debug_assert_eq!(a1, self.solver.start_angles[i + 1]);
             let mut s = s;
-            if !(s.dp.is_finite() && angle_delta.is_finite() && s.v.is_finite() && s.w.is_finite()) {
+            // One test for the six numbers: a NaN or an infinity in any makes the sum one.
+            if !(s.dp.x + s.dp.y + angle_delta + s.v.x + s.v.y + s.w).is_finite() {
                 (s.dp, angle_delta, s.v, s.w) = (Vec2::ZERO, 0.0, Vec2::ZERO, 0.0);
                 if !b.is_dynamic() {
                     (s.v, s.w) = (b.linear_velocity, b.angular_velocity);
@@ -171,8 +176,9 @@ impl World {
                     key = c.edges[(key & 1) as usize].next;
                 }
             }
+            let within = s.v.length_squared() <= caps.0 * caps.0 && s.w.abs() <= caps.1;
             (b.linear_velocity, b.angular_velocity) =
-                if b.is_dynamic() { cap_velocity(s.v, s.w, caps) } else { (s.v, s.w) };
+                if b.is_dynamic() && !within { cap_velocity(s.v, s.w, caps) } else { (s.v, s.w) };
             b.force = Vec2::ZERO;
             b.torque = 0.0;
             let moved = s.dp != Vec2::ZERO || angle_delta != 0.0;
@@ -184,6 +190,8 @@ impl World {
             if !moved {
                 continue;
             }
+            let p = b.transform.p;
+            beyond |= !(p.x.abs() <= MAX_COORDINATE && p.y.abs() <= MAX_COORDINATE);
             let xf = b.transform;
             let mut shape = b.shape_head;
             while shape != NULL {
@@ -194,6 +202,7 @@ impl World {
                 shape = c.next;
             }
         }
+        self.solver.beyond_limit = beyond;
     }
 }
 
@@ -223,20 +232,6 @@ fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim], caps: (f32, 
         }
         store_velocity_row(s, sim.push + sim.damping * rows(s).0);
         (s.v, s.w) = cap_velocity(s.v, s.w, caps);
-    }
-}
-
-/// The dynamic bodies' velocities held to `caps`, the world's (linear m/s, angular rad/s),
-/// after the contact impulses of a sub-step and before the bodies move by them.
-fn cap_velocities(states: &mut [BodyState], sims: &[BodySim], caps: (f32, f32)) {
-    let (max_squared, max_angular) = (caps.0 * caps.0, caps.1);
-    for (s, sim) in states.iter_mut().zip(sims).skip(1) {
-        // Read only, for the bodies within the caps (nearly all of them); `cap_velocity` gives
-        // them back bit for bit anyway.
-        let within = s.v.length_squared() <= max_squared && s.w.abs() <= max_angular;
-        if !within && sim.dynamic {
-            (s.v, s.w) = cap_velocity(s.v, s.w, caps);
-        }
     }
 }
 
@@ -321,40 +316,55 @@ pub(crate) fn hold_angular(fast: f32, exact: impl FnOnce() -> f64) -> f32 {
 /// states' angles turned since the start of the step. Four bodies at a time in lanes (their
 /// rotations with [`cos_sin_lanes`]), each lane bit for bit the scalar [`integrate_position`];
 /// in AVX's encodings when `encoding` says so.
-fn integrate_positions(states: &mut [BodyState], angles: &mut [f32], h: f32, encoding: Encoding) {
+fn integrate_positions(states: &mut [BodyState], angles: &mut [f32], motion: Motion, encoding: Encoding) {
     #[cfg(target_arch = "x86_64")]
     if encoding.avx() {
         // SAFETY: `avx()` is true only where AVX was detected on this machine.
-        return unsafe { integrate_positions_avx(states, angles, h) };
+        return unsafe { integrate_positions_avx(states, angles, motion) };
     }
     let _ = encoding;
-    integrate_positions_in(states, angles, h)
+    integrate_positions_in(states, angles, motion)
 }
+
+/// What moving the bodies by a sub-step needs: the bodies' sims (which are dynamic), the
+/// sub-step `h` (seconds) and the world's caps (linear m/s, angular rad/s).
+type Motion<'a> = (&'a [BodySim], f32, (f32, f32));
 
 /// [`integrate_positions`] compiled with AVX's encodings.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
-fn integrate_positions_avx(states: &mut [BodyState], angles: &mut [f32], h: f32) {
-    integrate_positions_in(states, angles, h)
+fn integrate_positions_avx(states: &mut [BodyState], angles: &mut [f32], motion: Motion) {
+    integrate_positions_in(states, angles, motion)
 }
 
-/// The body of [`integrate_positions`], inlined into each encoding's version.
+/// The body of [`integrate_positions`], inlined into each encoding's version. Four bodies at a
+/// time in lanes; one at a time for a four where a body is beyond a cap (the contact impulses
+/// of the sub-step sped it up: a dynamic one is held to the caps before it moves) or a
+/// rotation cannot be computed in lanes.
 #[inline(always)]
-fn integrate_positions_in(states: &mut [BodyState], angles: &mut [f32], h: f32) {
-    let (Some(moving), Some(turned)) = (states.get_mut(1..), angles.get_mut(1..)) else { return };
+fn integrate_positions_in(states: &mut [BodyState], angles: &mut [f32], (sims, h, caps): Motion) {
+    let (Some(moving), Some(turned), Some(sims)) = (states.get_mut(1..), angles.get_mut(1..), sims.get(1..)) else {
+        return;
+    };
     let (mut fours, mut angle_fours) = (moving.chunks_exact_mut(4), turned.chunks_exact_mut(4));
-    for (four, angle_four) in (&mut fours).zip(&mut angle_fours) {
-        if !integrate_four(four, angle_four, h) {
-            four.iter_mut().zip(angle_four).for_each(|(s, angle)| integrate_position(s, angle, h));
+    let mut sim_fours = sims.chunks_exact(4);
+    for ((four, angle_four), sim_four) in (&mut fours).zip(&mut angle_fours).zip(&mut sim_fours) {
+        if !integrate_four(four, angle_four, h, caps) {
+            let bodies = four.iter_mut().zip(angle_four).zip(sim_four);
+            bodies.for_each(|((s, angle), sim)| integrate_position(s, sim, angle, h, caps));
         }
     }
-    let rest = fours.into_remainder().iter_mut().zip(angle_fours.into_remainder());
-    rest.for_each(|(s, angle)| integrate_position(s, angle, h));
+    let rest = fours.into_remainder().iter_mut().zip(angle_fours.into_remainder()).zip(sim_fours.remainder());
+    rest.for_each(|((s, angle), sim)| integrate_position(s, sim, angle, h, caps));
 }
 
 /// One body's motion for one sub-step of `h` seconds; `angle` is the angle it turned since the
-/// start of the step.
-fn integrate_position(s: &mut BodyState, angle: &mut f32, h: f32) {
+/// start of the step. A dynamic body beyond the world's `caps` is held to them first.
+fn integrate_position(s: &mut BodyState, sim: &BodySim, angle: &mut f32, h: f32, caps: (f32, f32)) {
+    let within = s.v.length_squared() <= caps.0 * caps.0 && s.w.abs() <= caps.1;
+    if !within && sim.dynamic {
+        (s.v, s.w) = cap_velocity(s.v, s.w, caps);
+    }
     s.dp += h * s.v;
     if s.w != 0.0 {
         *angle += h * s.w;
@@ -362,12 +372,19 @@ fn integrate_position(s: &mut BodyState, angle: &mut f32, h: f32) {
     }
 }
 
-/// [`integrate_position`] of four bodies in lanes; false (nothing written) when a rotation
-/// cannot be computed in lanes.
+/// [`integrate_position`] of four bodies in lanes; false (nothing written) when a body is
+/// beyond a cap or a rotation cannot be computed in lanes.
 #[inline(always)]
-fn integrate_four(four: &mut [BodyState], angles: &mut [f32], h: f32) -> bool {
+fn integrate_four(four: &mut [BodyState], angles: &mut [f32], h: f32, (max_linear, max_angular): (f32, f32)) -> bool {
     let r = [0, 1, 2, 3].map(|i| rows(&four[i]));
     let [vx, vy, w, _] = transpose(r.map(|r| r.0));
+    let beyond =
+        (vx * vx + vy * vy).cmpgt(Vec4::splat(max_linear * max_linear)) | w.abs().cmpgt(Vec4::splat(max_angular));
+    // NaN velocities compare false: the scalar path (cap_velocity) takes them too.
+    let finite = (vx + vy + w).is_finite_mask();
+    if beyond.any() || !finite.all() {
+        return false;
+    }
     let [dpx, dpy, qc, qs] = transpose(r.map(|r| r.1));
     let hv = Vec4::splat(h);
     let turning = w.cmpne(Vec4::ZERO);

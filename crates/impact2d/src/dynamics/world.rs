@@ -1214,7 +1214,13 @@ impl World {
     /// [`MAX_COORDINATE`]. A body within both is left as it is, bit for bit.
     fn hold_bodies(&mut self) {
         let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
-        for &index in &self.awake {
+        // The solve left every other awake body within the caps and, unless it says otherwise,
+        // within the coordinate limit: only the bodies continuous collision moved need a look.
+        let bodies = match self.solver.beyond_limit {
+            true => self.awake.clone(),
+            false => std::mem::take(&mut self.continuous.moved),
+        };
+        for &index in &bodies {
             let b = &mut self.bodies[index];
             let (v, w) = (b.linear_velocity, b.angular_velocity);
             if b.is_dynamic() && !(v.length_squared() <= caps.0 * caps.0 && w.abs() <= caps.1) {
@@ -1246,6 +1252,10 @@ impl World {
                     shape = c.next;
                 }
             }
+        }
+        if !self.solver.beyond_limit {
+            // Its allocation serves the next step.
+            self.continuous.moved = bodies;
         }
     }
 
