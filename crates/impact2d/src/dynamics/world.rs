@@ -226,6 +226,17 @@ pub struct ContactData {
 ///   can do) ends the step where it began it, at rest, and the impulses of its contacts start
 ///   again from zero; a velocity that overflowed in an impact of continuous collision is
 ///   dropped (the body stops there).
+///
+/// # Many bodies on one spot
+///
+/// Bodies created overlapping one another all touch: `n` boxes on one spot make
+/// `n (n - 1) / 2` contacts, and the first steps cost accordingly while the contact solver
+/// pushes them apart (at most [`WorldDef::contact_push_max_speed`]), the pile spreading over a
+/// few seconds. Measured on a two-core machine (release build, 1 m boxes created at one point
+/// above a ground): 500 boxes 0.28 s for the first step (124,750 contacts), 1,000 boxes 1.1 s
+/// (499,500), 2,000 boxes 5.5 s (2.0 million), 3,000 boxes 18 s (4.5 million), each later step
+/// cheaper as the pile spreads. Nothing is refused or lost: create bodies apart (a grid, or
+/// the places of a scene) to start fast.
 #[derive(Clone, Debug)]
 pub struct World {
     /// The world's identity, carried by its handles (see [`WorldError::ForeignHandle`]).
