@@ -286,6 +286,63 @@ fn warm_start_equals_cold_across_small_motions() {
     assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
 }
 
+/// The spacing of f32 numbers near the largest coordinate of `points` (meters): the
+/// round-off every answer at those coordinates carries.
+fn spacing(points: &[D2]) -> f64 {
+    let largest = points.iter().fold(1.0f64, |m, p| m.max(p.x.abs()).max(p.y.abs()));
+    f32::EPSILON as f64 * largest
+}
+
+/// Long segments (100 m to 1 km, up to 3 km from the origin) that cross at angles from 1e-7
+/// to 1e-2 rad: the distance is zero, and the reported closest points are where they cross,
+/// to within 2 f32 spacings of the largest coordinate (5e-4 m at 2 km). Before issue 18 the
+/// two intersection points were rounded separately and slid apart along the nearly parallel
+/// lines: 900 m segments crossing at 3e-4 rad were reported 13 cm apart.
+#[test]
+fn long_nearly_parallel_segments_that_cross_touch() {
+    let mut rng = rng(0xd157_0005);
+    let (mut worst, mut failures) = (0.0f64, vec![]);
+    for _ in 0..20_000 {
+        let length = uni(&mut rng, 100.0, 1000.0);
+        let center = d2(uni(&mut rng, -2000.0, 2000.0), uni(&mut rng, -2000.0, 2000.0));
+        let dir = unit_dir(&mut rng);
+        let angle = 10f64.powf(uni(&mut rng, -7.0, -2.0)) * sign(&mut rng);
+        let dir2 = dir.rotate(angle.cos(), angle.sin());
+        let (k1, k2) = (uni(&mut rng, 0.05, 0.95), uni(&mut rng, 0.05, 0.95));
+        let (p1, q1) = (center - dir * (length * k1), center + dir * (length * (1.0 - k1)));
+        let (p2, q2) = (center - dir2 * (length * k2), center + dir2 * (length * (1.0 - k2)));
+        let (f1, f2, f3, f4) = (p1.to_f32(), q1.to_f32(), p2.to_f32(), q2.to_f32());
+        let r = segment_distance(f1, f2, f3, f4).unwrap();
+        let w = [D2::from_f32(f1), D2::from_f32(f2), D2::from_f32(f3), D2::from_f32(f4)];
+        let (exact, _, _) = segment_segment(w[0], w[1], w[2], w[3]);
+        let (c1, c2) = (D2::from_f32(r.closest1), D2::from_f32(r.closest2));
+        let on = closest_on_segment(w[0], w[1], c1).dist(c1).max(closest_on_segment(w[2], w[3], c2).dist(c2));
+        let err = ((r.distance_squared as f64).sqrt() - exact).abs().max(c1.dist(c2) - exact).max(on);
+        let ulp = spacing(&w);
+        worst = worst.max(err / ulp);
+        if err > 2.0 * ulp {
+            failures.push(format!(
+                "error {err:e} (exact {exact:e}, {:.1} spacings): segment_distance({}, {}, {}, {}) = {r:?}",
+                err / ulp,
+                vsrc(f1),
+                vsrc(f2),
+                vsrc(f3),
+                vsrc(f4)
+            ));
+        }
+    }
+    println!("crossing long segments: worst error {worst:.2} f32 spacings of the largest coordinate");
+    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+    // Issue 18's kind of example: two 900 m segments crossing at 3.1e-4 rad, reported
+    // 13 cm apart before.
+    let bits = |x: u32, y: u32| Vec2::new(f32::from_bits(x), f32::from_bits(y));
+    let (a, b) = (bits(0x4405987d, 0x434c901e), bits(0xc2f43e50, 0xc3cd88c4));
+    let (c, d) = (bits(0x4409213d, 0x435a0352), bits(0xc2d797ce, 0xc3c6e8e2));
+    let r = segment_distance(a, b, c, d).unwrap();
+    assert!(r.distance_squared.sqrt() < 1.0e-4, "{r:?}");
+    assert!(r.closest1.distance(r.closest2) < 1.0e-4, "{r:?}");
+}
+
 #[test]
 fn segment_distance_matches_reference() {
     let mut rng = rng(0xd157_0004);

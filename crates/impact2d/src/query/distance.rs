@@ -249,6 +249,13 @@ pub struct SegmentDistance {
 /// own edge vector, which keeps it exact for short segments, and every answer's fractions
 /// locate its closest points.
 ///
+/// Whether the segments cross is decided in f64 (orientation products whose round-off is far
+/// below the inputs' precision), and the crossing's second point is the first one's
+/// projection onto the second segment: so two long, nearly parallel segments that cross
+/// (900 m long, 1e-4 rad apart) are reported at a distance of the coordinates' round-off
+/// (about 1e-4 m at 1 km), not at the centimeters by which two separately rounded
+/// intersection points slide apart along such lines.
+///
 /// Errors: [`QueryError::NonFinite`] or [`QueryError::OutOfRange`] for a point that is not
 /// finite or not within [`crate::settings::MAX_COORDINATE`].
 pub fn segment_distance(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> Result<SegmentDistance, QueryError> {
@@ -268,13 +275,9 @@ pub(crate) fn closest_segment_points(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> 
         (project(p1, d1, q2), 1.0),
         (0.0, 0.0),
     ];
-    // Orientation of each segment's ends relative to the other's line: a proper crossing
-    // is one more candidate. Nearly parallel segments make its fractions ill-conditioned,
-    // which is harmless: then an endpoint projection is as close and wins.
-    let (o1, o2) = (d1.perp_dot(p2 - p1), d1.perp_dot(q2 - p1));
-    let (o3, o4) = (d2.perp_dot(p1 - p2), d2.perp_dot(q1 - p2));
-    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
-        candidates[4] = ((o3 / (o3 - o4)).clamp(0.0, 1.0), (o1 / (o1 - o2)).clamp(0.0, 1.0));
+    // A proper crossing is one more candidate.
+    if let Some(fractions) = crossing(p1, q1, p2, q2) {
+        candidates[4] = fractions;
     }
     let mut best =
         SegmentDistance { closest1: p1, closest2: p2, fraction1: 0.0, fraction2: 0.0, distance_squared: f32::INFINITY };
@@ -335,19 +338,44 @@ pub(crate) fn segment_distance_lanes(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> 
         }
     }
     // Candidate 4: a proper crossing, or both first endpoints.
-    let (o1, o2) = (d1.perp_dot(p2 - p1), d1.perp_dot(q2 - p1));
-    let (o3, o4) = (d2.perp_dot(p1 - p2), d2.perp_dot(q1 - p2));
-    let (g1, g2) = if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
-        ((o3 / (o3 - o4)).clamp(0.0, 1.0), (o1 / (o1 - o2)).clamp(0.0, 1.0))
-    } else {
-        (0.0, 0.0)
-    };
+    let (g1, g2) = crossing(p1, q1, p2, q2).unwrap_or((0.0, 0.0));
     let (c1, c2) = (p1 + g1 * d1, p2 + g2 * d2);
     let distance_squared = c1.distance_squared(c2);
     if distance_squared < best.distance_squared {
         best = SegmentDistance { closest1: c1, closest2: c2, fraction1: g1, fraction2: g2, distance_squared };
     }
     Some(best)
+}
+
+/// Whether the segments `p1`–`q1` and `p2`–`q2` properly cross (each one's ends strictly on
+/// both sides of the other's line), and if so the fractions (along the first segment, along
+/// the second) of a closest pair: the crossing on the first segment, and its projection onto
+/// the second. Rounding each intersection point separately would slide them apart along
+/// nearly parallel lines, by the fractions' round-off times the segments' length.
+///
+/// The orientation products are computed in f64 from the f32 inputs (their differences are
+/// exact or nearly so there, and the products round 2^29 times finer than in f32): a sign
+/// can only be wrong for a point within about 1e-16 of the segments' lengths of the other's
+/// line, far below the inputs' own precision, where either answer is as close.
+fn crossing(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> Option<(f32, f32)> {
+    let wide = |v: Vec2| (v.x as f64, v.y as f64);
+    let ((p1x, p1y), (q1x, q1y), (p2x, p2y), (q2x, q2y)) = (wide(p1), wide(q1), wide(p2), wide(q2));
+    let cross = |ax: f64, ay: f64, bx: f64, by: f64| ax * by - ay * bx;
+    let (d1x, d1y, d2x, d2y) = (q1x - p1x, q1y - p1y, q2x - p2x, q2y - p2y);
+    let (o1, o2) = (cross(d1x, d1y, p2x - p1x, p2y - p1y), cross(d1x, d1y, q2x - p1x, q2y - p1y));
+    let (o3, o4) = (cross(d2x, d2y, p1x - p2x, p1y - p2y), cross(d2x, d2y, q1x - p2x, q1y - p2y));
+    let opposite = |a: f64, b: f64| (a < 0.0 && b > 0.0) || (a > 0.0 && b < 0.0);
+    if !(opposite(o1, o2) && opposite(o3, o4)) {
+        return None;
+    }
+    let f1 = ((o3 / (o3 - o4)) as f32).clamp(0.0, 1.0);
+    let f2 = project(p2, q2 - p2, p1 + f1 * (q1 - p1));
+    Some((f1, f2))
+}
+
+/// Whether the segments `p1`–`q1` and `p2`–`q2` properly cross (see [`crossing`]).
+pub(crate) fn segments_cross(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> bool {
+    crossing(p1, q1, p2, q2).is_some()
 }
 
 /// The fraction along `origin + f * edge`, f ∈ [0, 1], of the point closest to `point`.
