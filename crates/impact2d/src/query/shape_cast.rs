@@ -46,6 +46,15 @@ const MAX_ITERATIONS: u32 = 32;
 /// to B. A pair already within `target + tolerance` at fraction 0 hits at 0 (with a zero
 /// normal when the cores overlap).
 ///
+/// Precision: each advance is the gap over the closing speed along the closest points'
+/// normal, which cannot pass the first contact when the gap and normal are exact; they are
+/// [`shape_distance`](super::shape_distance)'s, exact to 16 f32 spacings of the largest
+/// coordinate met. So a hit's gap is in the band to within that (2e-5 m for shapes within
+/// 10 m of the origin; `tests/shape_cast.rs` measures small shapes cast at large ones up to
+/// 100 km out against an f64 reference with 32 spacings), and a miss never hides a gap
+/// below the band by more than that. After 32 advances a cast stops short of the band,
+/// where it is, as a hit (the safe side).
+///
 /// Errors: [`QueryError::NonFinite`] for non-finite input; [`QueryError::OutOfRange`] for
 /// a transform that is not a unit rotation or not within
 /// [`crate::settings::MAX_COORDINATE`], and unless `0 <= max_fraction <= 1`,
