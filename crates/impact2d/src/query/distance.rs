@@ -115,7 +115,7 @@ pub(crate) fn world_core_distance(input: &DistanceInput, cache: &mut SimplexCach
     let relative = input.transform_a.inv_mul(input.transform_b);
     let local_b = input.proxy_b.transformed(relative);
     let mut out = core_distance(input.proxy_a, &local_b, cache);
-    refine_normal(&mut out, input.proxy_a, input.proxy_b, &local_b, relative);
+    refine_normal(&mut out, cache, input.proxy_a, input.proxy_b, &local_b, relative);
     let xf = input.transform_a;
     out.point_a = xf.apply(out.point_a);
     out.point_b = xf.apply(out.point_b);
@@ -147,6 +147,7 @@ pub(crate) fn world_core_distance(input: &DistanceInput, cache: &mut SimplexCach
 /// their results bit for bit.
 fn refine_normal(
     out: &mut CoreDistance,
+    cache: &mut SimplexCache,
     proxy_a: &ShapeProxy,
     proxy_b: &ShapeProxy,
     local_b: &ShapeProxy,
@@ -168,6 +169,11 @@ fn refine_normal(
         out.point_b = r.point_b;
         out.normal = r.normal;
         out.distance = r.distance;
+        // The features the pair was found on, for the next warm start and for time of
+        // impact's separation functions (which read them from the cache).
+        if let Some(features) = r.features {
+            *cache = features;
+        }
         return;
     }
     // Not certified (GJK took shapes that touch to the round-off for apart): its own closest
@@ -181,8 +187,9 @@ fn refine_normal(
 }
 
 /// A closest pair of two cores proposed by [`refine_normal`] (A's frame): the points, the
-/// unit normal from A to B, the distance along it, and the distance between the points
-/// (an upper bound on the core distance: both lie on the cores).
+/// unit normal from A to B, the distance along it, the distance between the points (an
+/// upper bound on the core distance: both lie on the cores), and the features it lies on
+/// when they are not GJK's final simplex (an edge and a vertex, or two vertices).
 #[derive(Clone, Copy, Debug)]
 struct Refined {
     point_a: Vec2,
@@ -190,6 +197,31 @@ struct Refined {
     normal: Vec2,
     distance: f32,
     upper: f32,
+    features: Option<SimplexCache>,
+}
+
+impl Refined {
+    /// This pair on the features: point `lone` of one proxy and the segment `ends` of the
+    /// other (`lone_on_a`: the point is A's), where `along` is the foot's clamped fraction
+    /// (0 or 1 beyond the segment: then the pair is two vertices).
+    fn on(mut self, lone_on_a: bool, lone: usize, ends: (usize, usize), along: f32) -> Refined {
+        let (j, k) = ends;
+        let vertex = if along <= 0.0 {
+            Some(j)
+        } else if along >= 1.0 || j == k {
+            Some(k)
+        } else {
+            None
+        };
+        let (lone, (e1, e2)) = (lone as u8, (j as u8, k as u8));
+        self.features = Some(match (vertex, lone_on_a) {
+            (Some(v), true) => SimplexCache { count: 1, index_a: [lone, 0, 0], index_b: [v as u8, 0, 0] },
+            (Some(v), false) => SimplexCache { count: 1, index_a: [v as u8, 0, 0], index_b: [lone, 0, 0] },
+            (None, true) => SimplexCache { count: 2, index_a: [lone, lone, 0], index_b: [e1, e2, 0] },
+            (None, false) => SimplexCache { count: 2, index_a: [e1, e2, 0], index_b: [lone, lone, 0] },
+        });
+        self
+    }
 }
 
 /// The pair of GJK's final features (an edge and a vertex, or two parallel edges) with the
@@ -218,21 +250,27 @@ fn from_simplex(
     }
     let n = if n.dot(out.normal) < 0.0 { -n } else { n };
     let distance = n.dot(v1.w);
-    let (point_a, point_b, upper, inside) = if edge_on_b {
-        let (b1, b2) = (local_b.points()[v1.index_b as usize], local_b.points()[v2.index_b as usize]);
-        let (foot, upper, inside) = foot_on_segment(v1.a, b1, b2, v1.a + distance * n);
-        (v1.a, foot, upper, inside)
+    let (ia, ib) = ((v1.index_a as usize, v2.index_a as usize), (v1.index_b as usize, v2.index_b as usize));
+    // The pair, and the features it lies on should the foot fall beyond the edge: the lone
+    // vertex (for parallel edges, A's edge) and the edge's end.
+    let (point_a, point_b, upper, foot) = if edge_on_b {
+        let (b1, b2) = (local_b.points()[ib.0], local_b.points()[ib.1]);
+        let (point, upper, foot) = foot_on_segment(v1.a, b1, b2, v1.a + distance * n);
+        (v1.a, point, upper, foot.map(|along| (true, ia.0, ib, along)))
     } else if v1.index_b == v2.index_b {
-        let (foot, upper, inside) = foot_on_segment(v1.b, v1.a, v2.a, v1.b - distance * n);
-        (foot, v1.b, upper, inside)
+        let (point, upper, foot) = foot_on_segment(v1.b, v1.a, v2.a, v1.b - distance * n);
+        (point, v1.b, upper, foot.map(|along| (false, ib.0, ia, along)))
     } else {
-        let (foot, upper, inside) = foot_on_segment(out.point_a, v1.b, v2.b, out.point_a + distance * n);
-        (out.point_a, foot, upper, inside)
+        let (point, upper, foot) = foot_on_segment(out.point_a, v1.b, v2.b, out.point_a + distance * n);
+        (out.point_a, point, upper, foot.map(|along| (false, if along <= 0.0 { ib.0 } else { ib.1 }, ia, 0.5)))
     };
-    Some(if inside || upper <= 0.0 {
-        Refined { point_a, point_b, normal: n, distance, upper }
-    } else {
-        Refined { point_a, point_b, normal: (point_b - point_a) / upper, distance: upper, upper }
+    let refined = Refined { point_a, point_b, normal: n, distance, upper, features: None };
+    Some(match foot {
+        Some((lone_on_a, lone, ends, along)) if upper > 0.0 => {
+            let vertices = Refined { normal: (point_b - point_a) / upper, distance: upper, ..refined };
+            vertices.on(lone_on_a, lone, ends, along)
+        }
+        _ => refined,
     })
 }
 
@@ -261,25 +299,27 @@ fn exhaustive(
     };
     for (j, k) in pairs(lb.len()) {
         let edge = relative.q.rotate(pb[k] - pb[j]);
-        for &a in pa {
+        for (i, &a) in pa.iter().enumerate() {
             // B's segment to A's point, then seen from A to B.
-            let r = point_to_segment(a, lb[j], edge);
-            consider(Refined { point_a: r.point_b, point_b: r.point_a, normal: -r.normal, ..r });
+            let (r, along) = point_to_segment(a, lb[j], edge);
+            let r = Refined { point_a: r.point_b, point_b: r.point_a, normal: -r.normal, ..r };
+            consider(r.on(true, i, (j, k), along));
         }
     }
     for (j, k) in pairs(pa.len()) {
-        for &b in lb {
-            consider(point_to_segment(b, pa[j], pa[k] - pa[j]));
+        for (i, &b) in lb.iter().enumerate() {
+            let (r, along) = point_to_segment(b, pa[j], pa[k] - pa[j]);
+            consider(r.on(false, i, (j, k), along));
         }
     }
     best
 }
 
 /// The pair of `p` and its closest point on the segment `origin + t edge`, t ∈ [0, 1], as a
-/// [`Refined`] from the segment (as A) to the point (as B): within the segment's extent the
-/// normal is the segment's own perpendicular, beyond it the direction from the segment's
-/// end.
-fn point_to_segment(p: Vec2, origin: Vec2, edge: Vec2) -> Refined {
+/// [`Refined`] from the segment (as A) to the point (as B), and the closest point's fraction
+/// t: within the segment's extent the normal is the segment's own perpendicular, beyond it
+/// the direction from the segment's end.
+fn point_to_segment(p: Vec2, origin: Vec2, edge: Vec2) -> (Refined, f32) {
     let d = p - origin;
     let length_sq = edge.length_squared();
     let t = if length_sq > 0.0 { d.dot(edge) / length_sq } else { 0.0 };
@@ -291,10 +331,10 @@ fn point_to_segment(p: Vec2, origin: Vec2, edge: Vec2) -> Refined {
         let side = n.dot(d);
         let normal = if side < 0.0 { -n } else { n };
         let distance = side.abs();
-        return Refined { point_a: p - distance * normal, point_b: p, normal, distance, upper };
+        return (Refined { point_a: p - distance * normal, point_b: p, normal, distance, upper, features: None }, t);
     }
     let normal = if upper > 0.0 { off / upper } else { Vec2::ZERO };
-    Refined { point_a: p - off, point_b: p, normal, distance: upper, upper }
+    (Refined { point_a: p - off, point_b: p, normal, distance: upper, upper, features: None }, clamped)
 }
 
 /// The gap along unit `n` between proxy A's support and proxy B's (same frame): the
@@ -314,17 +354,17 @@ fn certificate_tolerance(proxy_a: &ShapeProxy, local_b: &ShapeProxy) -> f32 {
 }
 
 /// The point of the segment `a`–`b` closest to `p`, its distance from `p` (computed from `a`
-/// and the segment's own edge vector), and whether the foot of `p` lies within the segment:
-/// then the point is `on_line` (the caller's foot on the segment's line).
-fn foot_on_segment(p: Vec2, a: Vec2, b: Vec2, on_line: Vec2) -> (Vec2, f32, bool) {
+/// and the segment's own edge vector), and, when the foot of `p` lies beyond the segment,
+/// the fraction it is clamped to (0 or 1). Within the segment, the point is `on_line` (the
+/// caller's foot on the segment's line).
+fn foot_on_segment(p: Vec2, a: Vec2, b: Vec2, on_line: Vec2) -> (Vec2, f32, Option<f32>) {
     let e = b - a;
     let d = p - a;
     let length_sq = e.length_squared();
     let t = if length_sq > 0.0 { d.dot(e) / length_sq } else { 0.0 };
     let clamped = t.clamp(0.0, 1.0);
-    let inside = t == clamped;
-    let foot = if inside { on_line } else { a + clamped * e };
-    (foot, (d - clamped * e).length(), inside)
+    let distance = (d - clamped * e).length();
+    if t == clamped { (on_line, distance, None) } else { (a + clamped * e, distance, Some(clamped)) }
 }
 
 /// GJK on two proxies given in the same frame.

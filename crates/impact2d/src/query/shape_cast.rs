@@ -8,6 +8,7 @@
 //! a face.
 
 use super::distance::{DistanceInput, SimplexCache, world_core_distance};
+use super::epa::contact_normal;
 use super::error::{QueryError, check_transform, check_vector};
 use super::proxy::ShapeProxy;
 use super::ray::CastOutput;
@@ -42,9 +43,9 @@ const MAX_ITERATIONS: u32 = 32;
 /// The first fraction at which the gap between A and the translating B comes within
 /// `tolerance` of `target`, or `None` when it does not within `max_fraction`.
 ///
-/// The output point lies midway between the surfaces (world) and the normal points from A
-/// to B. A pair already within `target + tolerance` at fraction 0 hits at 0 (with a zero
-/// normal when the cores overlap).
+/// The output point lies midway between the surfaces (world) and the unit normal points from
+/// A to B. A pair already within `target + tolerance` at fraction 0 hits at 0 (with a zero
+/// normal when the cores overlap there; a hit after an advance always has a unit normal).
 ///
 /// Precision: each advance is the gap over the closing speed along the closest points'
 /// normal, which cannot pass the first contact when the gap and normal are exact; they are
@@ -75,6 +76,13 @@ pub fn shape_cast(input: &ShapeCastInput) -> Result<Option<CastOutput>, QueryErr
         let d = world_core_distance(&placed, &mut cache);
         let done = d.distance < hi || iteration == MAX_ITERATIONS;
         if done {
+            if d.normal == Vec2::ZERO && fraction > 0.0 {
+                // Cores that touch to the round-off after an advance (a band reaching below
+                // the radii): EPA's normal, so that only a start overlapping has none.
+                let (normal, on_a, on_b) = contact_normal(&placed);
+                let point = 0.5 * (on_a + on_b);
+                return Ok(Some(CastOutput { point, normal, fraction, iterations: iteration }));
+            }
             let (ra, rb) = (input.proxy_a.radius(), input.proxy_b.radius());
             let point = 0.5 * ((d.point_a + ra * d.normal) + (d.point_b - rb * d.normal));
             return Ok(Some(CastOutput { point, normal: d.normal, fraction, iterations: iteration }));
