@@ -9,7 +9,11 @@ use glam::Vec4;
 
 /// A rotation in the plane, stored as the cosine and sine of its angle.
 ///
-/// Invariant: `c * c + s * s ≈ 1`. Constructors produce unit rotations.
+/// Invariant: `c * c + s * s = 1` to float precision. [`Rot::from_angle`] (for a finite
+/// angle), [`Rot::new`] and [`Rot::normalized`] produce unit rotations; the fields are public
+/// for reading and for literal rotations, and a rotation written field by field is trusted
+/// only as far as its readers check it: the queries refuse one farther than 1e-4 from unit
+/// length ([`crate::QueryError::OutOfRange`]), and [`crate::Shape::aabb`] normalizes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct Rot {
@@ -23,11 +27,48 @@ impl Rot {
     /// The identity rotation (angle 0).
     pub const IDENTITY: Rot = Rot { c: 1.0, s: 0.0 };
 
-    /// The rotation by `angle` radians (counter-clockwise), computed with [`cos_sin`].
+    /// The rotation by `angle` radians (counter-clockwise), computed with [`cos_sin`]. Unit
+    /// for every finite angle; NaN for a NaN or infinite one.
     #[inline]
     pub fn from_angle(angle: f32) -> Rot {
         let (c, s) = cos_sin(angle);
         Rot { c, s }
+    }
+
+    /// The rotation whose cosine and sine are proportional to `c` and `s`: the pair scaled to
+    /// unit length (a unit pair is kept as given). `None` when the pair is zero or not finite,
+    /// which gives no direction.
+    pub fn new(c: f32, s: f32) -> Option<Rot> {
+        Rot { c, s }.checked_unit()
+    }
+
+    /// True when `c² + s²` is within 1e-4 of 1: the rotations the queries accept.
+    #[inline]
+    pub fn is_unit(self) -> bool {
+        let norm = self.c * self.c + self.s * self.s;
+        (norm - 1.0).abs() <= 1.0e-4
+    }
+
+    /// This rotation scaled to unit length, or `None` for a zero or non-finite pair (see
+    /// [`Rot::new`]). A rotation already unit within 1e-4 ([`Rot::is_unit`]) is returned
+    /// unchanged, bit for bit.
+    pub fn normalized(self) -> Option<Rot> {
+        self.checked_unit()
+    }
+
+    fn checked_unit(self) -> Option<Rot> {
+        if self.is_unit() {
+            return Some(self);
+        }
+        // Scaled by the larger component first, so that neither tiny nor huge pairs under- or
+        // overflow when squared.
+        let largest = self.c.abs().max(self.s.abs());
+        if !(self.c.is_finite() && self.s.is_finite() && largest > 0.0) {
+            return None;
+        }
+        let (c, s) = (self.c / largest, self.s / largest);
+        let length = (c * c + s * s).sqrt();
+        Some(Rot { c: c / length, s: s / length })
     }
 
     /// The angle of this rotation in radians, in [-pi, pi].

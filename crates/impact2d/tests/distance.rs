@@ -24,6 +24,9 @@ const SHORT: f64 = 1.0e-6;
 /// angle error is measured and printed: the lateral position of a perpendicular foot seen
 /// from meters away is ill-conditioned in f32 and does not matter for contacts.
 const NEAR: f64 = 0.1;
+/// Tolerance of pairs far apart or far from the origin, in f32 spacings of the largest
+/// coordinate met (see `far_spacing`).
+const FAR_SPACINGS: f64 = 16.0;
 
 fn dist(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transform, cache: &mut SimplexCache) -> DistanceOutput {
     shape_distance(&DistanceInput { proxy_a: pa, transform_a: xa, proxy_b: pb, transform_b: xb }, cache).unwrap()
@@ -237,6 +240,177 @@ fn short_edges_resolve_to_float_precision() {
     assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
 }
 
+/// The round-off (meters) of a query between shapes placed by `xa` and `xb`: the f32
+/// spacing of the largest coordinate met, the positions' or the shapes' extent in A's frame.
+fn far_spacing(pa: &ShapeProxy, xa: Transform, pb: &ShapeProxy, xb: Transform) -> f64 {
+    let extent =
+        |p: &ShapeProxy| p.points().iter().fold(0.0f64, |m, v| m.max(D2::from_f32(*v).len())) + p.radius() as f64;
+    let position = D2::from_f32(xa.p).len().max(D2::from_f32(xb.p).len());
+    let relative = D2::from_f32(xb.p).dist(D2::from_f32(xa.p));
+    f32::EPSILON as f64 * (position + relative + extent(pa) + extent(pb))
+}
+
+/// Small shapes (1 mm to 10 cm) against large ones (1 m to 1,000 km) from 1 cm to 1,000 km
+/// apart, in both orders, with a cold cache, a cache of random valid indices and a cache
+/// from the previous query; pairs up to 1e6 m from the origin, and a quarter of them near
+/// x = ±1e9. Checked against the f64 reference with the tolerance `FAR_SPACINGS` f32
+/// spacings of the largest coordinate met (`far_spacing`; 1.2e-5 m at 100 m, 0.12 m at
+/// 1,000 km): the distance; no overlap reported for pairs apart by more than that, none
+/// missed; a unit normal; the closest points on their surfaces and joined by distance ×
+/// normal.
+///
+/// Before issue 18, the normal was refined from whatever edge GJK's last simplex held, and
+/// from afar that edge is often not the closest feature (a 1 mm edge seen from 70 m, whose
+/// Voronoi region GJK's Minkowski round-off cannot resolve, or a chord of the hull): the
+/// distance came out 10 % short or long, or below the radii (reported zero, so
+/// `time_of_impact` called 408 km-apart shapes overlapped); a warm-start cache from another
+/// pose sent it to such edges far more often (x ≈ 1e9: 1.9e8 for 1.5e9).
+#[test]
+fn small_shapes_far_from_large_ones() {
+    let mut rng = rng(0xd157_0006);
+    let mut worst = 0.0f64;
+    let mut failures = vec![];
+    let (mut apart, mut overlapping) = (0, 0);
+    for i in 0..40_000 {
+        let small = 10f64.powf(uni(&mut rng, -3.0, -1.0));
+        let (small, _) = random_shape(&mut rng, small);
+        let large = 10f64.powf(uni(&mut rng, 0.0, 6.0));
+        let (large, _) = random_shape(&mut rng, large);
+        let (pa, pb) = if i % 2 == 0 { (small, large) } else { (large, small) };
+        let range = if i % 4 == 3 { 0.0 } else { 10f64.powf(uni(&mut rng, 0.0, 6.0)) };
+        let base = if i % 4 == 3 { d2(1.0e9 * sign(&mut rng), uni(&mut rng, -1e3, 1e3)) * 0.999 } else { d2(0.0, 0.0) };
+        let pos_a = base + d2(uni(&mut rng, -range, range), uni(&mut rng, -range, range));
+        // Origins apart by both extents plus the gap (one pair in ten: less, maybe
+        // overlapping).
+        let extent =
+            |p: &ShapeProxy| p.points().iter().fold(0.0f64, |m, v| m.max(D2::from_f32(*v).len())) + p.radius() as f64;
+        let reach = extent(&pa) + extent(&pb);
+        let gap = 10f64.powf(uni(&mut rng, -2.0, 6.0));
+        let apart_by = if i % 10 == 9 { uni(&mut rng, 0.0, reach) } else { reach + gap };
+        let (xa, _) = pose_pair(pos_a, uni(&mut rng, -PI, PI));
+        // Near x = ±1e9, B lies towards the origin.
+        let dir = unit_dir(&mut rng);
+        let dir = if base.x != 0.0 { d2(-dir.x.abs() * base.x.signum(), dir.y) } else { dir };
+        let (xb, _) = pose_pair(pos_a + dir * apart_by, uni(&mut rng, -PI, PI));
+        let input = DistanceInput { proxy_a: &pa, transform_a: xa, proxy_b: &pb, transform_b: xb };
+        let mut random_cache = SimplexCache { count: rng.random_range(1..=3u8), ..Default::default() };
+        for k in 0..3 {
+            random_cache.index_a[k] = rng.random_range(0..pa.count()) as u8;
+            random_cache.index_b[k] = rng.random_range(0..pb.count()) as u8;
+        }
+        // A cache left by the same pair 1 % of the gap away, turned a little.
+        let mut previous = SimplexCache::default();
+        let (xb_before, _) = pose_pair(D2::from_f32(xb.p) - dir * (0.01 * apart_by), uni(&mut rng, -PI, PI));
+        shape_distance(&DistanceInput { transform_b: xb_before, ..input }, &mut previous).unwrap();
+        let spacing = far_spacing(&pa, xa, &pb, xb);
+        let tol = FAR_SPACINGS * spacing;
+        let r = signed_distance(
+            &RefShape::from_proxy(&pa),
+            &Pose::from_f32(xa),
+            &RefShape::from_proxy(&pb),
+            &Pose::from_f32(xb),
+        );
+        if r.sd > tol {
+            apart += 1;
+        } else if r.sd < -tol {
+            overlapping += 1;
+        }
+        for (what, mut cache) in [("cold", SimplexCache::default()), ("random cache", random_cache), ("warm", previous)]
+        {
+            let out = shape_distance(&input, &mut cache).unwrap();
+            let d = out.distance as f64;
+            let error = (d - r.sd.max(0.0)).abs();
+            worst = worst.max(error / spacing);
+            let mut fault = None;
+            if error > tol {
+                fault = Some(format!("distance {d:e} against {:e}", r.sd));
+            } else if d > 0.0 {
+                let (qa, qb, n) = (D2::from_f32(out.point_a), D2::from_f32(out.point_b), D2::from_f32(out.normal));
+                let (ca, cb) = (
+                    RefShape::from_proxy(&pa).placed(&Pose::from_f32(xa)),
+                    RefShape::from_proxy(&pb).placed(&Pose::from_f32(xb)),
+                );
+                let on_a = (point_core_distance(&ca, qa) - pa.radius() as f64).abs();
+                let on_b = (point_core_distance(&cb, qb) - pb.radius() as f64).abs();
+                let joined = ((qb - qa) - n * d).len();
+                if (n.len() - 1.0).abs() > 1e-6 || on_a.max(on_b).max(joined) > tol {
+                    fault = Some(format!(
+                        "normal {n:?}, points off their surfaces by {on_a:e} {on_b:e}, b - a - d n = {joined:e}"
+                    ));
+                }
+            }
+            if let Some(f) = fault {
+                failures.push(report(what, &pa, xa, &pb, xb, &format!("{f} ({:.0} spacings)", error / spacing)));
+            }
+        }
+    }
+    println!(
+        "small shapes far from large ones: {apart} apart, {overlapping} overlapping; worst distance error {worst:.1} f32 spacings of the largest coordinate"
+    );
+    assert!(apart > 30_000 && overlapping > 500, "{apart} {overlapping}");
+    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+}
+
+/// Issue 18's three examples, each with 3,000 seeded poses around it, in both orders: a box
+/// of half-size 1 mm against a 20 to 200 m segment 70 m away (reported at 77.09 m for 70.00);
+/// a 2 mm rounded box against a 125 m chain segment about 200 m away (198.28 for 201.03);
+/// a 0.1 m polygon against a 1,000 km capsule 408 km away (reported 0). Tolerance as in
+/// `small_shapes_far_from_large_ones`.
+#[test]
+fn issue_18_small_against_large_examples() {
+    let mut rng = rng(0xd157_0007);
+    let segment = |length: f64| proxy(&to_f32(&[d2(-0.5 * length, 0.0), d2(0.5 * length, 0.0)]), 0.0);
+    let mut failures = vec![];
+    for example in 0..3 {
+        let mut worst = 0.0f64;
+        for i in 0..3_000 {
+            let (small, large, gap) = match example {
+                0 => (proxy(&rect_points(0.001, 0.001), 0.0), segment(uni(&mut rng, 20.0, 200.0)), 70.0),
+                1 => (proxy(&rect_points(0.002, 0.001), 0.0005), segment(125.0), uni(&mut rng, 190.0, 210.0)),
+                _ => {
+                    let polygon = proxy(&random_convex(&mut rng, 6, 0.05, d2(0.0, 0.0)), 0.0);
+                    let capsule = proxy(&to_f32(&[d2(-5.0e5, 0.0), d2(5.0e5, 0.0)]), uni(&mut rng, 0.0, 10.0));
+                    (polygon, capsule, 408.0e3)
+                }
+            };
+            let pos_small = d2(uni(&mut rng, -100.0, 100.0), uni(&mut rng, -100.0, 100.0));
+            let angle_large = uni(&mut rng, -PI, PI);
+            // The large shape's nearest point `gap` away: along its normal from its middle
+            // part, or beyond an end.
+            let (along, normal) = (d2(angle_large.cos(), angle_large.sin()), d2(-angle_large.sin(), angle_large.cos()));
+            let length = D2::from_f32(large.points()[1]).dist(D2::from_f32(large.points()[0]));
+            let side = sign(&mut rng);
+            let offset = along * (length * uni(&mut rng, -0.7, 0.7));
+            let pos_large = pos_small + normal * (side * (gap + large.radius() as f64)) - offset;
+            let (xs, _) = pose_pair(pos_small, uni(&mut rng, -PI, PI));
+            let (xl, _) = pose_pair(pos_large, angle_large);
+            let (pa, xa, pb, xb) = if i % 2 == 0 { (&small, xs, &large, xl) } else { (&large, xl, &small, xs) };
+            let out = dist(pa, xa, pb, xb, &mut SimplexCache::default());
+            let r = signed_distance(
+                &RefShape::from_proxy(pa),
+                &Pose::from_f32(xa),
+                &RefShape::from_proxy(pb),
+                &Pose::from_f32(xb),
+            );
+            let spacing = far_spacing(pa, xa, pb, xb);
+            let error = (out.distance as f64 - r.sd).abs();
+            worst = worst.max(error / spacing);
+            if error > FAR_SPACINGS * spacing {
+                failures.push(report(
+                    &format!("example {example}"),
+                    pa,
+                    xa,
+                    pb,
+                    xb,
+                    &format!("distance {} against {}", out.distance, r.sd),
+                ));
+            }
+        }
+        println!("issue 18 example {example}: worst distance error {worst:.1} f32 spacings");
+    }
+    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+}
+
 #[test]
 fn warm_start_equals_cold_across_small_motions() {
     let mut rng = rng(0xd157_0003);
@@ -284,6 +458,63 @@ fn warm_start_equals_cold_across_small_motions() {
     );
     assert!(worst_warm.cases >= 10_000);
     assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+}
+
+/// The spacing of f32 numbers near the largest coordinate of `points` (meters): the
+/// round-off every answer at those coordinates carries.
+fn spacing(points: &[D2]) -> f64 {
+    let largest = points.iter().fold(1.0f64, |m, p| m.max(p.x.abs()).max(p.y.abs()));
+    f32::EPSILON as f64 * largest
+}
+
+/// Long segments (100 m to 1 km, up to 3 km from the origin) that cross at angles from 1e-7
+/// to 1e-2 rad: the distance is zero, and the reported closest points are where they cross,
+/// to within 2 f32 spacings of the largest coordinate (5e-4 m at 2 km). Before issue 18 the
+/// two intersection points were rounded separately and slid apart along the nearly parallel
+/// lines: 900 m segments crossing at 3e-4 rad were reported 13 cm apart.
+#[test]
+fn long_nearly_parallel_segments_that_cross_touch() {
+    let mut rng = rng(0xd157_0005);
+    let (mut worst, mut failures) = (0.0f64, vec![]);
+    for _ in 0..20_000 {
+        let length = uni(&mut rng, 100.0, 1000.0);
+        let center = d2(uni(&mut rng, -2000.0, 2000.0), uni(&mut rng, -2000.0, 2000.0));
+        let dir = unit_dir(&mut rng);
+        let angle = 10f64.powf(uni(&mut rng, -7.0, -2.0)) * sign(&mut rng);
+        let dir2 = dir.rotate(angle.cos(), angle.sin());
+        let (k1, k2) = (uni(&mut rng, 0.05, 0.95), uni(&mut rng, 0.05, 0.95));
+        let (p1, q1) = (center - dir * (length * k1), center + dir * (length * (1.0 - k1)));
+        let (p2, q2) = (center - dir2 * (length * k2), center + dir2 * (length * (1.0 - k2)));
+        let (f1, f2, f3, f4) = (p1.to_f32(), q1.to_f32(), p2.to_f32(), q2.to_f32());
+        let r = segment_distance(f1, f2, f3, f4).unwrap();
+        let w = [D2::from_f32(f1), D2::from_f32(f2), D2::from_f32(f3), D2::from_f32(f4)];
+        let (exact, _, _) = segment_segment(w[0], w[1], w[2], w[3]);
+        let (c1, c2) = (D2::from_f32(r.closest1), D2::from_f32(r.closest2));
+        let on = closest_on_segment(w[0], w[1], c1).dist(c1).max(closest_on_segment(w[2], w[3], c2).dist(c2));
+        let err = ((r.distance_squared as f64).sqrt() - exact).abs().max(c1.dist(c2) - exact).max(on);
+        let ulp = spacing(&w);
+        worst = worst.max(err / ulp);
+        if err > 2.0 * ulp {
+            failures.push(format!(
+                "error {err:e} (exact {exact:e}, {:.1} spacings): segment_distance({}, {}, {}, {}) = {r:?}",
+                err / ulp,
+                vsrc(f1),
+                vsrc(f2),
+                vsrc(f3),
+                vsrc(f4)
+            ));
+        }
+    }
+    println!("crossing long segments: worst error {worst:.2} f32 spacings of the largest coordinate");
+    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+    // Issue 18's kind of example: two 900 m segments crossing at 3.1e-4 rad, reported
+    // 13 cm apart before.
+    let bits = |x: u32, y: u32| Vec2::new(f32::from_bits(x), f32::from_bits(y));
+    let (a, b) = (bits(0x4405987d, 0x434c901e), bits(0xc2f43e50, 0xc3cd88c4));
+    let (c, d) = (bits(0x4409213d, 0x435a0352), bits(0xc2d797ce, 0xc3c6e8e2));
+    let r = segment_distance(a, b, c, d).unwrap();
+    assert!(r.distance_squared.sqrt() < 1.0e-4, "{r:?}");
+    assert!(r.closest1.distance(r.closest2) < 1.0e-4, "{r:?}");
 }
 
 #[test]

@@ -624,3 +624,144 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Rotations that are not unit, and bounding circles about far centers (issue 18)
+// ---------------------------------------------------------------------------------------
+
+/// A random shape of each kind, about 1 cm to 100 m, up to its size from the body origin.
+fn random_any_shape(rng: &mut ChaCha8Rng) -> impact2d::Shape {
+    use impact2d::{ChainSegment, Segment, Shape};
+    let size = 10f32.powf(rng.random_range(-2.0..2.0));
+    let center = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * size;
+    let axis = Vec2::from_angle(rng.random_range(0.0..6.3)) * size;
+    match rng.random_range(0..5) {
+        0 => Shape::Circle(Circle::new(center, size * rng.random_range(0.1..1.0)).unwrap()),
+        1 => Shape::Capsule(Capsule::new(center - axis, center + axis, size * rng.random_range(0.1..1.0)).unwrap()),
+        2 => {
+            let radius = if rng.random_bool(0.5) { 0.0 } else { 0.1 * size };
+            Shape::Polygon(random_polygon(rng, center, size, radius))
+        }
+        3 => Shape::Segment(Segment::new(center - axis, center + axis).unwrap()),
+        _ => Shape::ChainSegment(
+            ChainSegment::new(center - 2.0 * axis, center - axis, center + axis, center + 2.0 * axis).unwrap(),
+        ),
+    }
+}
+
+/// The shape's core points and radius in body coordinates (f64).
+fn core_of(shape: &impact2d::Shape) -> (Vec<DVec2>, f64) {
+    let proxy = impact2d::ShapeProxy::from_shape(shape);
+    (proxy.points().iter().map(|&p| d(p)).collect(), f64::from(proxy.radius()))
+}
+
+/// `Shape::aabb` with rotations written field by field: their direction scaled by 1e-38 to
+/// 1e38 (normalizable), and zero, NaN and infinite pairs (not), for every shape kind up to
+/// 1e6 m from the origin. The box is finite; for a normalizable rotation it holds the shape
+/// placed by the exact unit rotation of that direction (f64) and is tight, both to 4 f32
+/// spacings of the largest coordinate (the rounding of a unit rotation moves a point by a
+/// few); otherwise it holds the shape at every rotation. Before issue
+/// 18, a pair such as (3e38, 3e38) made the box NaN. `Rot::new` and `Rot::normalized` give
+/// unit rotations of the same direction, or `None` for pairs without one.
+#[test]
+fn aabb_of_rotations_that_are_not_unit() {
+    use impact2d::{Rot, Transform};
+    let mut rng = ChaCha8Rng::seed_from_u64(0x1551_0018);
+    let mut worst = 0.0f64;
+    for i in 0..20_000 {
+        let shape = random_any_shape(&mut rng);
+        let (core, radius) = core_of(&shape);
+        let position = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
+            * 10f32.powf(rng.random_range(0.0..6.0));
+        let angle = rng.random_range(-3.2f64..3.2);
+        let scale = 10f64.powf(rng.random_range(-38.0..38.0));
+        let (c, s) = match i % 10 {
+            0 => (0.0, 0.0),
+            1 => (f32::NAN, 0.5),
+            2 => (f32::INFINITY, f32::INFINITY),
+            _ => ((scale * angle.cos()) as f32, (scale * angle.sin()) as f32),
+        };
+        let q = Rot { c, s };
+        let aabb = shape.aabb(Transform { p: position, q });
+        let (lower, upper) = (d(aabb.lower), d(aabb.upper));
+        assert!(aabb.lower.is_finite() && aabb.upper.is_finite(), "{shape:?} {q:?}: {aabb:?}");
+        let spacing = f64::from(f32::EPSILON)
+            * (d(position).abs().max_element() + core.iter().fold(0.0f64, |m, p| m.max(p.length())) + radius);
+        // Holds to 4 spacings: the rounding of the unit rotation (from its angle, or
+        // normalized) moves a point by a few.
+        let slack = 4.0 * spacing;
+        let holds = |points: &[DVec2]| {
+            points.iter().all(|p| {
+                p.x - radius >= lower.x - slack
+                    && p.y - radius >= lower.y - slack
+                    && p.x + radius <= upper.x + slack
+                    && p.y + radius <= upper.y + slack
+            })
+        };
+        match Rot::new(c, s) {
+            Some(unit) => {
+                assert!(((unit.c * unit.c + unit.s * unit.s) - 1.0).abs() < 1e-6, "{q:?} -> {unit:?}");
+                assert_eq!(q.normalized(), Some(unit));
+                // The exact unit rotation of the pair's direction (f64).
+                let (cx, sx) = (f64::from(c), f64::from(s));
+                let length = cx.hypot(sx);
+                let (cu, su) = (cx / length, sx / length);
+                let placed: Vec<DVec2> =
+                    core.iter().map(|p| DVec2::new(cu * p.x - su * p.y, su * p.x + cu * p.y) + d(position)).collect();
+                assert!(holds(&placed), "{shape:?} {q:?} at {position:?}: {aabb:?}");
+                let want_lower =
+                    placed.iter().fold(DVec2::splat(f64::INFINITY), |m, &p| m.min(p)) - DVec2::splat(radius);
+                let want_upper =
+                    placed.iter().fold(DVec2::splat(f64::NEG_INFINITY), |m, &p| m.max(p)) + DVec2::splat(radius);
+                let error = (lower - want_lower).abs().max_element().max((upper - want_upper).abs().max_element());
+                worst = worst.max(error / spacing);
+                assert!(error <= slack, "{shape:?} {q:?}: {aabb:?}, off by {error:e}");
+            }
+            None => {
+                assert!(q.normalized().is_none());
+                for k in 0..16 {
+                    let a = f64::from(k) * std::f64::consts::TAU / 16.0;
+                    let placed: Vec<DVec2> = core
+                        .iter()
+                        .map(|p| DVec2::new(a.cos() * p.x - a.sin() * p.y, a.sin() * p.x + a.cos() * p.y) + d(position))
+                        .collect();
+                    assert!(holds(&placed), "{shape:?} {q:?}: {aabb:?}");
+                }
+            }
+        }
+    }
+    println!("aabb of rotations that are not unit: worst {worst:.2} f32 spacings from the exact box");
+}
+
+/// `ShapeProxy::max_distance_from` for centers from 1 m to `f32::MAX` away, in every
+/// direction: finite, within 4 f32 steps of the exact (f64) distance to the farthest core
+/// point (f32 rounds the difference, its square and the root), or `f32::MAX` where the
+/// exact distance exceeds it. Before
+/// issue 18 it was infinite for centers beyond about 1.8e19 m (the squared difference
+/// overflowed).
+#[test]
+fn max_distance_from_is_finite_for_finite_centers() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x1551_0019);
+    for i in 0..20_000 {
+        let shape = random_any_shape(&mut rng);
+        let proxy = impact2d::ShapeProxy::from_shape(&shape);
+        let offset = Vec2::new(rng.random_range(-1e6..1e6), rng.random_range(-1e6..1e6));
+        let proxy =
+            impact2d::ShapeProxy::new(&proxy.points().iter().map(|&p| p + offset).collect::<Vec<_>>(), 0.0).unwrap();
+        let magnitude = 10f64.powf(rng.random_range(0.0..38.54)).min(f64::from(f32::MAX)) as f32;
+        let center = match i % 20 {
+            0 => Vec2::splat(f32::MAX) * if rng.random_bool(0.5) { 1.0 } else { -1.0 },
+            _ => Vec2::from_angle(rng.random_range(0.0..6.3)) * magnitude,
+        };
+        let got = proxy.max_distance_from(center);
+        let exact = proxy.points().iter().map(|&p| (d(p) - d(center)).length()).fold(0.0, f64::max);
+        assert!(got.is_finite(), "{proxy:?} from {center:?}: {got}");
+        if exact >= f64::from(f32::MAX) {
+            assert_eq!(got, f32::MAX, "{proxy:?} from {center:?}");
+        } else {
+            let (got, step) = (f64::from(got), f64::from(f32::EPSILON));
+            assert!((got - exact).abs() <= 4.0 * step * exact, "{proxy:?} from {center:?}: {got} for {exact}");
+        }
+    }
+    assert_eq!(impact2d::ShapeProxy::new(&[Vec2::ZERO], 0.0).unwrap().max_distance_from(Vec2::NAN), f32::INFINITY);
+}

@@ -210,3 +210,65 @@ fn polygons() {
     run_family("circle-polygon", 18, random_circle, random_polygon);
     run_family("segment-polygon", 19, random_segment, random_polygon);
 }
+
+/// Capsules and segments whose cores cross, from 1 m to 10 km in size and up to 5 sizes from
+/// the origin: the manifold's least separation is the exact depth (within the reference face
+/// tolerance plus 16 f32 spacings of the largest coordinate), and moving B out along the
+/// normal by that depth clears the overlap (a flipped normal would deepen it). Before issue
+/// 18, crossing cores whose closest points rounded farther apart than the touching gap
+/// (5e-5 m, reached at about 1 km) were taken for apart, with a normal along that round-off:
+/// at 10 km, a separation of -14,945 m against an exact depth of 4,280 m.
+#[test]
+fn crossing_capsules_and_segments_from_1_m_to_10_km() {
+    let mut rng = rng(20);
+    let (mut checked, mut worst) = (0, 0.0f64);
+    let mut failures = Vec::new();
+    for k in 0..20_000 {
+        let scale = 10f32.powf(uni(&mut rng, 0.0, 4.0));
+        let half = uni(&mut rng, 0.2, 1.0) * scale;
+        let a = capsule(v(-half, 0.0), v(half, uni(&mut rng, -0.1, 0.1) * scale), uni(&mut rng, 0.05, 1.5) * scale);
+        let half = uni(&mut rng, 0.2, 1.0) * scale;
+        let b = if k % 3 == 0 {
+            capsule(v(-half, 0.0), v(half, 0.0), uni(&mut rng, 0.01, 0.5) * scale)
+        } else {
+            segment(v(-half, 0.0), v(half, 0.0))
+        };
+        let (a, b) = if k % 2 == 0 { (a, b) } else { (b, a) };
+        let xf_a = xf(uni(&mut rng, -5.0, 5.0) * scale, uni(&mut rng, -5.0, 5.0) * scale, uni(&mut rng, -3.2, 3.2));
+        let offset = v(uni(&mut rng, -0.3, 0.3), uni(&mut rng, -0.3, 0.3)) * scale;
+        let xf_b = Transform::new(xf_a.p + offset, uni(&mut rng, -3.2, 3.2));
+        let (ra, rb) = (reference_shape(&a, xf_a), reference_shape(&b, xf_b));
+        let (exact, _) = reference::signed_distance(&ra, &rb);
+        if exact > -0.01 * scale as f64 {
+            continue;
+        }
+        checked += 1;
+        let m = collide(&a, xf_a, &b, xf_b, SPECULATIVE_DISTANCE);
+        let largest = [xf_a.p, xf_b.p].iter().fold(scale, |l, p| l.max(p.abs().max_element())) as f64;
+        let tol = MANIFOLD_REFERENCE_TOLERANCE as f64 + 16.0 * f32::EPSILON as f64 * largest;
+        let result = (|| {
+            if m.count == 0 || (m.normal.length() - 1.0).abs() > 1e-5 {
+                return Err("empty manifold or normal not unit".to_string());
+            }
+            let min = m.min_separation().unwrap() as f64;
+            worst = worst.max((min - exact).abs() / largest);
+            if (min - exact).abs() > tol {
+                return Err(format!("least separation {min} against exact {exact}"));
+            }
+            let moved = Transform { p: xf_b.p + m.normal * (-min as f32), q: xf_b.q };
+            let after = reference::signed_distance(&ra, &reference_shape(&b, moved)).0;
+            if after < -tol {
+                return Err(format!("moved out along the normal by the depth, still {after} deep"));
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            failures.push(format!("{e}\n  a = {a:?} at {xf_a:?}\n  b = {b:?} at {xf_b:?}\n  manifold {m:?}"));
+        }
+    }
+    println!(
+        "crossing capsules and segments: {checked} pairs, worst |least separation - exact| {worst:.1e} of the largest coordinate"
+    );
+    assert!(checked > 5_000, "{checked}");
+    assert!(failures.is_empty(), "{} failures, first:\n{}", failures.len(), failures[0]);
+}

@@ -450,6 +450,42 @@ fn ray_casts_match_f64_reference() {
     }
 }
 
+/// Rays from 1 km to 2,000 km away aimed at shapes of 5 cm to 5 m, most of them passing
+/// within a few shape sizes of the shape (grazing hits and near misses), against the same
+/// reference and the same relative tolerances: hit and miss must agree outside a band of
+/// 1e-6 of the ray's extent (1 m at 1,000 km), and a reported point must lie on the surface
+/// and on the ray within 2e-6 of the scale. Before issue 18, a polygon's clipping took a
+/// face nearly parallel to the ray, whose crossing distance divides the origin's round-off
+/// by a tiny rate, for the entry: from 1e6 m, hits 3.6 m off the surface for rays missing by
+/// 2.97 m.
+#[test]
+fn ray_casts_from_far_away_match_f64_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5241_5954);
+    let kinds = [Kind::Circle, Kind::Capsule, Kind::Polygon, Kind::RoundedPolygon, Kind::Segment, Kind::ChainSegment];
+    for kind in kinds {
+        let mut stats = Stats::default();
+        for case in 0..12_000 {
+            let (shape, center, size) = random_shape(&mut rng, kind);
+            let distance = 10f32.powf(rng.random_range(3.0..6.3));
+            let direction = Vec2::from_angle(rng.random_range(0.0..6.3));
+            // Aimed past the shape's center sideways, by up to its size or five times the
+            // band around ties (3e-6 of the distance: 1e-6 of the ray's extent), whichever is larger.
+            let reach = size.max(1.5e-5 * distance);
+            let offset = direction.perp() * (reach * rng.random_range(-1.0..1.0));
+            let origin = center - direction * distance + offset;
+            let translation = direction * (distance * rng.random_range(0.5..2.0));
+            let input = RayCastInput { origin, translation, max_fraction: 1.0 };
+            run_case(kind, &shape, &input, center, size, &mut stats, case);
+        }
+        println!(
+            "{kind:?} from afar: {} hits, {} misses, {} ambiguous; worst (relative to scale) surface {:.1e}, \
+             on-ray {:.1e}, entry point {:.1e}, fraction {:.1e}",
+            stats.hits, stats.misses, stats.ambiguous, stats.surface, stats.on_ray, stats.point, stats.fraction
+        );
+        assert!(stats.hits > 200 && stats.misses > 1000, "{kind:?}: too few hits or misses");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Named cases
 // ---------------------------------------------------------------------------------------
@@ -543,6 +579,29 @@ fn ray_from_one_kilometer_stays_accurate() {
     let poly = make_offset_rounded_box(0.05, 0.02, Vec2::new(0.3, -0.2), 0.4, 0.01).unwrap();
     let hit = ray_cast_polygon(&poly, &ray(origin - dir.perp() * 0.03, dir * 2000.0)).unwrap();
     assert!((f64::from(hit.fraction) * 2000.0 - 1000.0).abs() < 0.08);
+}
+
+/// Issue 18's case, as the far-away test found it: a triangle of 1.5 m near the origin and a
+/// ray from 620 km whose line passes 3.80 m beside it (f64). The clip took the triangle's
+/// face nearly parallel to the ray for the entry and reported a hit 5 m from the triangle.
+#[test]
+fn ray_from_620_km_passing_3_8_m_beside_a_triangle_misses() {
+    let triangle = Polygon::new(
+        &[Vec2::new(-2.639755, 0.094227314), Vec2::new(-2.445362, -0.27142578), Vec2::new(-1.7371485, -1.4841142)],
+        0.0,
+    )
+    .unwrap();
+    let input = ray(Vec2::new(-355930.44, -508079.8), Vec2::new(431200.63, 615518.9));
+    let (o, u) = (d(input.origin), d(input.translation).normalize());
+    let beside = triangle.vertices().iter().map(|&v| cross(u, d(v) - o)).fold(f64::INFINITY, f64::min);
+    assert!((beside - 3.805).abs() < 0.001, "{beside}");
+    assert_eq!(ray_cast_polygon(&triangle, &input), None);
+    // The same ray moved onto the triangle hits it, on its surface.
+    let aimed =
+        RayCastInput { origin: input.origin + (d(input.translation).normalize().perp() * 4.5).as_vec2(), ..input };
+    let hit = ray_cast_polygon(&triangle, &aimed).expect("aimed at the triangle");
+    let solid = Solid::of(&Shape::Polygon(triangle)).unwrap();
+    assert!(solid.distance(d(hit.point)).abs() < 2e-6 * 620e3, "{hit:?}");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ use super::polygon::Polygon;
 use super::segment::Segment;
 use crate::math::{Transform, Vec2};
 use crate::query::{
-    CastOutput, RayCastInput, ray_cast_capsule, ray_cast_chain_segment, ray_cast_circle, ray_cast_polygon,
+    CastOutput, RayCastInput, ShapeProxy, ray_cast_capsule, ray_cast_chain_segment, ray_cast_circle, ray_cast_polygon,
     ray_cast_segment,
 };
 
@@ -30,7 +30,19 @@ pub enum Shape {
 
 impl Shape {
     /// The tight AABB of the shape placed by `xf` (meters, world).
+    ///
+    /// A rotation farther than 1e-4 from unit length (see [`Rot`](crate::Rot): its fields
+    /// can be written directly) is normalized first; one that cannot be (zero, or not
+    /// finite) gives the box of the disc about `xf.p` that holds the shape at every rotation.
+    /// So a finite position always gives a finite box (NaN before issue 18 for a rotation
+    /// such as (3e38, 3e38)). A non-finite position gives a non-finite box.
     pub fn aabb(&self, xf: Transform) -> Aabb {
+        if !xf.q.is_unit() {
+            return match xf.q.normalized() {
+                Some(q) => self.aabb(Transform { q, ..xf }),
+                None => self.reach_aabb(xf.p),
+            };
+        }
         match self {
             Shape::Circle(c) => round_aabb([xf.apply(c.center())], c.radius()),
             Shape::Capsule(c) => round_aabb([xf.apply(c.center1()), xf.apply(c.center2())], c.radius()),
@@ -48,6 +60,13 @@ impl Shape {
                 round_aabb([xf.apply(s.point1()), xf.apply(s.point2())], 0.0)
             }
         }
+    }
+
+    /// The box of the disc about `center` that holds the shape (in body coordinates about
+    /// its origin) at any rotation.
+    fn reach_aabb(&self, center: Vec2) -> Aabb {
+        let reach = ShapeProxy::from_shape(self).max_distance_from(Vec2::ZERO) + self.radius();
+        Aabb::new(center - Vec2::splat(reach), center + Vec2::splat(reach))
     }
 
     /// Mass, center of mass and rotational inertia about the center of mass at `density`

@@ -16,7 +16,9 @@
 //!    edge is clipped against it (two points when the faces are parallel, one at a corner).
 //!    Two segment cores (capsules, segments) skip the SAT: parallel segments have no area
 //!    between them and their normals miss the axis that separates collinear ones, so their
-//!    closest points are computed directly.
+//!    closest points are computed directly; whether they cross is decided exactly, not from
+//!    the distance of their closest points, whose round-off passes the touching gap from
+//!    about 1 km out.
 //! 3. Cores touching or overlapping: the SAT separation is the exact depth. The reference
 //!    face is A's best edge unless B's is better by [`MANIFOLD_REFERENCE_TOLERANCE`] (so the
 //!    normal does not flip between nearly equal faces); the incident edge is clipped
@@ -28,7 +30,7 @@
 use super::clip::clip_faces;
 use super::core::{Core, Corners, max_separation};
 use super::manifold::{LocalManifold, LocalPoint, feature_id, is_within};
-use crate::query::{SegmentDistance, segment_distance, segment_distance_lanes};
+use crate::query::{SegmentDistance, segment_distance, segment_distance_lanes, segments_cross};
 use crate::settings::{MANIFOLD_REFERENCE_TOLERANCE, MANIFOLD_TOUCHING_GAP};
 
 /// The manifold of two cores in the same local frame (the normal from `a` to `b`); points
@@ -138,10 +140,14 @@ pub(crate) fn apart_features<'a, C: Corners>(
 /// Two segment cores (capsules, segments): their closest points are found directly, since
 /// their edge normals miss the axis that separates collinear segments.
 fn collide_segment_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold {
-    let Ok(closest) = segment_distance(a.vertices[0], a.vertices[1], b.vertices[0], b.vertices[1]) else {
+    let (a0, a1, b0, b1) = (a.vertices[0], a.vertices[1], b.vertices[0], b.vertices[1]);
+    let Ok(closest) = segment_distance(a0, a1, b0, b1) else {
         return LocalManifold::EMPTY;
     };
-    if closest.distance_squared > MANIFOLD_TOUCHING_GAP * MANIFOLD_TOUCHING_GAP {
+    // Crossing cores overlap whatever the round-off of their closest points, which grows
+    // with the coordinates (about 1e-3 m at 10 km, beyond the touching gap): taken for apart,
+    // they would get a normal along that round-off, in any direction.
+    if closest.distance_squared > MANIFOLD_TOUCHING_GAP * MANIFOLD_TOUCHING_GAP && !segments_cross(a0, a1, b0, b1) {
         let pair = EdgePair { reference: a, reference_edge: 0, incident: b, incident_edge: 0, flip: false, closest };
         return apart_manifold(closest_features(pair, speculative), speculative);
     }

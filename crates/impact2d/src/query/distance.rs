@@ -62,6 +62,19 @@ pub struct DistanceOutput {
 /// test is relative to a simplex vertex, so edges down to a fraction of a millimeter are
 /// resolved to float precision (no false overlaps on short edges).
 ///
+/// Precision: the distance (meters) is the exact distance between the f32 shapes as placed,
+/// to within 16 f32 spacings of the largest coordinate the query meets (both positions,
+/// their difference, both shapes' extents): 1.2e-5 m for shapes within 100 m of the origin,
+/// 0.12 m at 1,000 km, 2 km near [`crate::settings::MAX_COORDINATE`] (1e9 m). The closest
+/// points lie on the surfaces and `point_b - point_a` is `distance * normal`, to the same
+/// tolerance. The worst error measured against an f64 reference (`tests/distance.rs`:
+/// shapes of 1 mm to 10 cm against shapes of 1 m to 1,000 km, from 1 cm to 1,000 km apart,
+/// up to 1e9 m from the origin, cold and warm caches) is 5 spacings. A shape smaller than
+/// that round-off is seen as a point: f32 cannot place a 1 mm box 1,000 km away to better
+/// than 0.1 m, and the answer is then the distance to within that, not the box's
+/// orientation. Overlap (distance zero) is only reported for shapes within the tolerance of
+/// touching.
+///
 /// Errors: [`QueryError::NonFinite`] or [`QueryError::OutOfRange`] for a transform that is
 /// not finite, not within [`crate::settings::MAX_COORDINATE`], or not a unit rotation.
 pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> Result<DistanceOutput, QueryError> {
@@ -102,7 +115,7 @@ pub(crate) fn world_core_distance(input: &DistanceInput, cache: &mut SimplexCach
     let relative = input.transform_a.inv_mul(input.transform_b);
     let local_b = input.proxy_b.transformed(relative);
     let mut out = core_distance(input.proxy_a, &local_b, cache);
-    refine_normal(&mut out, input.proxy_a, input.proxy_b, relative);
+    refine_normal(&mut out, cache, input.proxy_a, input.proxy_b, &local_b, relative);
     let xf = input.transform_a;
     out.point_a = xf.apply(out.point_a);
     out.point_b = xf.apply(out.point_b);
@@ -114,12 +127,114 @@ pub(crate) fn world_core_distance(input: &DistanceInput, cache: &mut SimplexCach
 /// proxy's coordinates, and rebuilds the distance and closest points on it. A short edge
 /// rebuilt from Minkowski points (differences of coordinates much larger than the edge) has
 /// a direction error of the coordinates' round-off over its length; its own proxy knows it
-/// to float precision of its length. `proxy_b` is untransformed and `relative` maps it into
-/// A's frame, where `out` is expressed.
-fn refine_normal(out: &mut CoreDistance, proxy_a: &ShapeProxy, proxy_b: &ShapeProxy, relative: Transform) {
+/// to float precision of its length. `proxy_b` is untransformed, `local_b` is it mapped by
+/// `relative` into A's frame, where `out` is expressed.
+///
+/// A refined pair is kept only when it is certified: the gap along its normal between the
+/// two proxies' supports (a lower bound on the distance, by separating axis) and the
+/// distance between its points (an upper bound: both lie on the cores) agree to
+/// [`certificate_tolerance`]. GJK decides its features by region tests on Minkowski points
+/// whose round-off grows with the distance between the shapes, and stops on a simplex whose
+/// distance is within 1e-6 of the best: from afar, a shape's short edge (a 1 mm box seen
+/// from 70 m) passes for the closest feature when the closest point is the vertex beyond
+/// it, and a proxy whose points are not in convex position can leave a chord inside its
+/// hull. Such an edge's normal points up to tens of degrees off, and trusting it made
+/// distances 10 % short or long, or below the radii, and shape casts step through thin
+/// boxes. When GJK's features fail the certificate, the exact features are found over every
+/// point–segment pair of the two proxies ([`exhaustive`]) and certified the same way; if
+/// that fails too (shapes touching to the round-off), GJK's own witness points serve, whose
+/// distance is an upper bound. Well-conditioned queries pass the first certificate and keep
+/// their results bit for bit.
+fn refine_normal(
+    out: &mut CoreDistance,
+    cache: &mut SimplexCache,
+    proxy_a: &ShapeProxy,
+    proxy_b: &ShapeProxy,
+    local_b: &ShapeProxy,
+    relative: Transform,
+) {
     if out.distance <= 0.0 || out.simplex.count != 2 {
         return;
     }
+    let tolerance = certificate_tolerance(proxy_a, local_b);
+    let certified = |r: &Refined| {
+        let lower = support_gap(proxy_a, local_b, r.normal);
+        r.distance > 0.0 && r.upper > 0.0 && r.upper - lower <= tolerance && (r.distance - r.upper).abs() <= tolerance
+    };
+    let refined = from_simplex(out, proxy_a, proxy_b, local_b, relative)
+        .filter(certified)
+        .or_else(|| exhaustive(proxy_a, proxy_b, local_b, relative).filter(certified));
+    if let Some(r) = refined {
+        out.point_a = r.point_a;
+        out.point_b = r.point_b;
+        out.normal = r.normal;
+        out.distance = r.distance;
+        // The features the pair was found on, for the next warm start and for time of
+        // impact's separation functions (which read them from the cache).
+        if let Some(features) = r.features {
+            *cache = features;
+        }
+        return;
+    }
+    // Not certified (GJK took shapes that touch to the round-off for apart): its own closest
+    // points, whose distance is an upper bound.
+    let gap = out.point_b - out.point_a;
+    let length = gap.length();
+    if length > 0.0 && length.is_finite() {
+        out.normal = gap / length;
+        out.distance = length;
+    }
+}
+
+/// A closest pair of two cores proposed by [`refine_normal`] (A's frame): the points, the
+/// unit normal from A to B, the distance along it, the distance between the points (an
+/// upper bound on the core distance: both lie on the cores), and the features it lies on
+/// when they are not GJK's final simplex (an edge and a vertex, or two vertices).
+#[derive(Clone, Copy, Debug)]
+struct Refined {
+    point_a: Vec2,
+    point_b: Vec2,
+    normal: Vec2,
+    distance: f32,
+    upper: f32,
+    features: Option<SimplexCache>,
+}
+
+impl Refined {
+    /// This pair on the features: point `lone` of one proxy and the segment `ends` of the
+    /// other (`lone_on_a`: the point is A's), where `along` is the foot's clamped fraction
+    /// (0 or 1 beyond the segment: then the pair is two vertices).
+    fn on(mut self, lone_on_a: bool, lone: usize, ends: (usize, usize), along: f32) -> Refined {
+        let (j, k) = ends;
+        let vertex = if along <= 0.0 {
+            Some(j)
+        } else if along >= 1.0 || j == k {
+            Some(k)
+        } else {
+            None
+        };
+        let (lone, (e1, e2)) = (lone as u8, (j as u8, k as u8));
+        self.features = Some(match (vertex, lone_on_a) {
+            (Some(v), true) => SimplexCache { count: 1, index_a: [lone, 0, 0], index_b: [v as u8, 0, 0] },
+            (Some(v), false) => SimplexCache { count: 1, index_a: [v as u8, 0, 0], index_b: [lone, 0, 0] },
+            (None, true) => SimplexCache { count: 2, index_a: [lone, lone, 0], index_b: [e1, e2, 0] },
+            (None, false) => SimplexCache { count: 2, index_a: [e1, e2, 0], index_b: [lone, lone, 0] },
+        });
+        self
+    }
+}
+
+/// The pair of GJK's final features (an edge and a vertex, or two parallel edges) with the
+/// edge's normal from its own proxy: the lone vertex (or A's witness point, for parallel
+/// edges) and its foot on the edge's line. A foot beyond the edge (within the round-off, or
+/// GJK's features taken from afar) leaves the vertex and the edge's end as the pair.
+fn from_simplex(
+    out: &CoreDistance,
+    proxy_a: &ShapeProxy,
+    proxy_b: &ShapeProxy,
+    local_b: &ShapeProxy,
+    relative: Transform,
+) -> Option<Refined> {
     let (v1, v2) = (out.simplex.v[0], out.simplex.v[1]);
     let edge_on_b = v1.index_a == v2.index_a;
     let edge = if edge_on_b {
@@ -131,25 +246,125 @@ fn refine_normal(out: &mut CoreDistance, proxy_a: &ShapeProxy, proxy_b: &ShapePr
     };
     let n = edge.perp().normalize_or_zero();
     if n == Vec2::ZERO {
-        return;
+        return None;
     }
     let n = if n.dot(out.normal) < 0.0 { -n } else { n };
     let distance = n.dot(v1.w);
-    if distance <= 0.0 {
-        return;
-    }
-    // The lone vertex stays; its partner is its foot on the edge's line.
-    if edge_on_b {
-        out.point_a = v1.a;
-        out.point_b = v1.a + distance * n;
+    let (ia, ib) = ((v1.index_a as usize, v2.index_a as usize), (v1.index_b as usize, v2.index_b as usize));
+    // The pair, and the features it lies on should the foot fall beyond the edge: the lone
+    // vertex (for parallel edges, A's edge) and the edge's end.
+    let (point_a, point_b, upper, foot) = if edge_on_b {
+        let (b1, b2) = (local_b.points()[ib.0], local_b.points()[ib.1]);
+        let (point, upper, foot) = foot_on_segment(v1.a, b1, b2, v1.a + distance * n);
+        (v1.a, point, upper, foot.map(|along| (true, ia.0, ib, along)))
     } else if v1.index_b == v2.index_b {
-        out.point_b = v1.b;
-        out.point_a = v1.b - distance * n;
+        let (point, upper, foot) = foot_on_segment(v1.b, v1.a, v2.a, v1.b - distance * n);
+        (point, v1.b, upper, foot.map(|along| (false, ib.0, ia, along)))
     } else {
-        out.point_b = out.point_a + distance * n;
+        let (point, upper, foot) = foot_on_segment(out.point_a, v1.b, v2.b, out.point_a + distance * n);
+        (out.point_a, point, upper, foot.map(|along| (false, if along <= 0.0 { ib.0 } else { ib.1 }, ia, 0.5)))
+    };
+    let refined = Refined { point_a, point_b, normal: n, distance, upper, features: None };
+    Some(match foot {
+        Some((lone_on_a, lone, ends, along)) if upper > 0.0 => {
+            let vertices = Refined { normal: (point_b - point_a) / upper, distance: upper, ..refined };
+            vertices.on(lone_on_a, lone, ends, along)
+        }
+        _ => refined,
+    })
+}
+
+/// The closest pair over every point of each core and every segment between two points of
+/// the other (the hull's edges are among them, and for cores apart no chord inside a hull is
+/// closer than its edges): exact features whatever GJK's simplex held, for the rare queries
+/// whose simplex features fail the certificate (small shapes seen from far away). Each
+/// segment's direction comes from its own proxy (B's rotated into A's frame), so a short
+/// edge far away keeps its direction. At most 2 × 8 × 28 point–segment distances.
+fn exhaustive(
+    proxy_a: &ShapeProxy,
+    proxy_b: &ShapeProxy,
+    local_b: &ShapeProxy,
+    relative: Transform,
+) -> Option<Refined> {
+    let (pa, pb, lb) = (proxy_a.points(), proxy_b.points(), local_b.points());
+    let pairs = |count: usize| {
+        let single = (count == 1).then_some((0, 0));
+        (0..count).flat_map(move |j| ((j + 1)..count).map(move |k| (j, k))).chain(single)
+    };
+    let mut best: Option<Refined> = None;
+    let mut consider = |r: Refined| {
+        if best.is_none_or(|b| r.upper < b.upper) {
+            best = Some(r);
+        }
+    };
+    for (j, k) in pairs(lb.len()) {
+        let edge = relative.q.rotate(pb[k] - pb[j]);
+        for (i, &a) in pa.iter().enumerate() {
+            // B's segment to A's point, then seen from A to B.
+            let (r, along) = point_to_segment(a, lb[j], edge);
+            let r = Refined { point_a: r.point_b, point_b: r.point_a, normal: -r.normal, ..r };
+            consider(r.on(true, i, (j, k), along));
+        }
     }
-    out.normal = n;
-    out.distance = distance;
+    for (j, k) in pairs(pa.len()) {
+        for (i, &b) in lb.iter().enumerate() {
+            let (r, along) = point_to_segment(b, pa[j], pa[k] - pa[j]);
+            consider(r.on(false, i, (j, k), along));
+        }
+    }
+    best
+}
+
+/// The pair of `p` and its closest point on the segment `origin + t edge`, t ∈ [0, 1], as a
+/// [`Refined`] from the segment (as A) to the point (as B), and the closest point's fraction
+/// t: within the segment's extent the normal is the segment's own perpendicular, beyond it
+/// the direction from the segment's end.
+fn point_to_segment(p: Vec2, origin: Vec2, edge: Vec2) -> (Refined, f32) {
+    let d = p - origin;
+    let length_sq = edge.length_squared();
+    let t = if length_sq > 0.0 { d.dot(edge) / length_sq } else { 0.0 };
+    let clamped = t.clamp(0.0, 1.0);
+    let off = d - clamped * edge;
+    let upper = off.length();
+    let n = edge.perp().normalize_or_zero();
+    if t == clamped && n != Vec2::ZERO {
+        let side = n.dot(d);
+        let normal = if side < 0.0 { -n } else { n };
+        let distance = side.abs();
+        return (Refined { point_a: p - distance * normal, point_b: p, normal, distance, upper, features: None }, t);
+    }
+    let normal = if upper > 0.0 { off / upper } else { Vec2::ZERO };
+    (Refined { point_a: p - off, point_b: p, normal, distance: upper, upper, features: None }, clamped)
+}
+
+/// The gap along unit `n` between proxy A's support and proxy B's (same frame): the
+/// least `n · b` minus the greatest `n · a`, a lower bound on the core distance.
+fn support_gap(proxy_a: &ShapeProxy, proxy_b: &ShapeProxy, n: Vec2) -> f32 {
+    let high_a = proxy_a.points().iter().fold(f32::NEG_INFINITY, |m, &p| m.max(n.dot(p)));
+    let low_b = proxy_b.points().iter().fold(f32::INFINITY, |m, &p| m.min(n.dot(p)));
+    low_b - high_a
+}
+
+/// How far apart (meters) the lower and upper bounds of a refined distance may be and the
+/// distance still count as certified: the round-off of the dot products and differences
+/// that compute them, a few ulps of the largest coordinate of the two proxies (A's frame).
+fn certificate_tolerance(proxy_a: &ShapeProxy, local_b: &ShapeProxy) -> f32 {
+    let largest = |p: &ShapeProxy| p.points().iter().fold(0.0f32, |m, v| m.max(v.abs().max_element()));
+    16.0 * f32::EPSILON * (largest(proxy_a) + largest(local_b))
+}
+
+/// The point of the segment `a`–`b` closest to `p`, its distance from `p` (computed from `a`
+/// and the segment's own edge vector), and, when the foot of `p` lies beyond the segment,
+/// the fraction it is clamped to (0 or 1). Within the segment, the point is `on_line` (the
+/// caller's foot on the segment's line).
+fn foot_on_segment(p: Vec2, a: Vec2, b: Vec2, on_line: Vec2) -> (Vec2, f32, Option<f32>) {
+    let e = b - a;
+    let d = p - a;
+    let length_sq = e.length_squared();
+    let t = if length_sq > 0.0 { d.dot(e) / length_sq } else { 0.0 };
+    let clamped = t.clamp(0.0, 1.0);
+    let distance = (d - clamped * e).length();
+    if t == clamped { (on_line, distance, None) } else { (a + clamped * e, distance, Some(clamped)) }
 }
 
 /// GJK on two proxies given in the same frame.
@@ -249,6 +464,13 @@ pub struct SegmentDistance {
 /// own edge vector, which keeps it exact for short segments, and every answer's fractions
 /// locate its closest points.
 ///
+/// Whether the segments cross is decided in f64 (orientation products whose round-off is far
+/// below the inputs' precision), and the crossing's second point is the first one's
+/// projection onto the second segment: so two long, nearly parallel segments that cross
+/// (900 m long, 1e-4 rad apart) are reported at a distance of the coordinates' round-off
+/// (about 1e-4 m at 1 km), not at the centimeters by which two separately rounded
+/// intersection points slide apart along such lines.
+///
 /// Errors: [`QueryError::NonFinite`] or [`QueryError::OutOfRange`] for a point that is not
 /// finite or not within [`crate::settings::MAX_COORDINATE`].
 pub fn segment_distance(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> Result<SegmentDistance, QueryError> {
@@ -268,13 +490,9 @@ pub(crate) fn closest_segment_points(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> 
         (project(p1, d1, q2), 1.0),
         (0.0, 0.0),
     ];
-    // Orientation of each segment's ends relative to the other's line: a proper crossing
-    // is one more candidate. Nearly parallel segments make its fractions ill-conditioned,
-    // which is harmless: then an endpoint projection is as close and wins.
-    let (o1, o2) = (d1.perp_dot(p2 - p1), d1.perp_dot(q2 - p1));
-    let (o3, o4) = (d2.perp_dot(p1 - p2), d2.perp_dot(q1 - p2));
-    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
-        candidates[4] = ((o3 / (o3 - o4)).clamp(0.0, 1.0), (o1 / (o1 - o2)).clamp(0.0, 1.0));
+    // A proper crossing is one more candidate.
+    if let Some(fractions) = crossing(p1, q1, p2, q2) {
+        candidates[4] = fractions;
     }
     let mut best =
         SegmentDistance { closest1: p1, closest2: p2, fraction1: 0.0, fraction2: 0.0, distance_squared: f32::INFINITY };
@@ -335,19 +553,44 @@ pub(crate) fn segment_distance_lanes(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> 
         }
     }
     // Candidate 4: a proper crossing, or both first endpoints.
-    let (o1, o2) = (d1.perp_dot(p2 - p1), d1.perp_dot(q2 - p1));
-    let (o3, o4) = (d2.perp_dot(p1 - p2), d2.perp_dot(q1 - p2));
-    let (g1, g2) = if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
-        ((o3 / (o3 - o4)).clamp(0.0, 1.0), (o1 / (o1 - o2)).clamp(0.0, 1.0))
-    } else {
-        (0.0, 0.0)
-    };
+    let (g1, g2) = crossing(p1, q1, p2, q2).unwrap_or((0.0, 0.0));
     let (c1, c2) = (p1 + g1 * d1, p2 + g2 * d2);
     let distance_squared = c1.distance_squared(c2);
     if distance_squared < best.distance_squared {
         best = SegmentDistance { closest1: c1, closest2: c2, fraction1: g1, fraction2: g2, distance_squared };
     }
     Some(best)
+}
+
+/// Whether the segments `p1`–`q1` and `p2`–`q2` properly cross (each one's ends strictly on
+/// both sides of the other's line), and if so the fractions (along the first segment, along
+/// the second) of a closest pair: the crossing on the first segment, and its projection onto
+/// the second. Rounding each intersection point separately would slide them apart along
+/// nearly parallel lines, by the fractions' round-off times the segments' length.
+///
+/// The orientation products are computed in f64 from the f32 inputs (their differences are
+/// exact or nearly so there, and the products round 2^29 times finer than in f32): a sign
+/// can only be wrong for a point within about 1e-16 of the segments' lengths of the other's
+/// line, far below the inputs' own precision, where either answer is as close.
+fn crossing(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> Option<(f32, f32)> {
+    let wide = |v: Vec2| (v.x as f64, v.y as f64);
+    let ((p1x, p1y), (q1x, q1y), (p2x, p2y), (q2x, q2y)) = (wide(p1), wide(q1), wide(p2), wide(q2));
+    let cross = |ax: f64, ay: f64, bx: f64, by: f64| ax * by - ay * bx;
+    let (d1x, d1y, d2x, d2y) = (q1x - p1x, q1y - p1y, q2x - p2x, q2y - p2y);
+    let (o1, o2) = (cross(d1x, d1y, p2x - p1x, p2y - p1y), cross(d1x, d1y, q2x - p1x, q2y - p1y));
+    let (o3, o4) = (cross(d2x, d2y, p1x - p2x, p1y - p2y), cross(d2x, d2y, q1x - p2x, q1y - p2y));
+    let opposite = |a: f64, b: f64| (a < 0.0 && b > 0.0) || (a > 0.0 && b < 0.0);
+    if !(opposite(o1, o2) && opposite(o3, o4)) {
+        return None;
+    }
+    let f1 = ((o3 / (o3 - o4)) as f32).clamp(0.0, 1.0);
+    let f2 = project(p2, q2 - p2, p1 + f1 * (q1 - p1));
+    Some((f1, f2))
+}
+
+/// Whether the segments `p1`–`q1` and `p2`–`q2` properly cross (see [`crossing`]).
+pub(crate) fn segments_cross(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> bool {
+    crossing(p1, q1, p2, q2).is_some()
 }
 
 /// The fraction along `origin + f * edge`, f ∈ [0, 1], of the point closest to `point`.

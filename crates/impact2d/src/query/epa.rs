@@ -64,6 +64,25 @@ fn core_penetration(input: &DistanceInput) -> Option<Penetration> {
     })
 }
 
+/// The contact of two shapes whose cores may touch or overlap: the unit normal from A to B
+/// along which B leaves A fastest, and the points of A's and B's surfaces along it (world,
+/// meters; for overlapping surfaces, each one's deepest point in the other). For cores apart,
+/// GJK's closest points. Never a zero normal: EPA's for overlapping cores, and for cores
+/// without area between them (parallel segments, points) a perpendicular of their line.
+pub(crate) fn contact_normal(input: &DistanceInput) -> (Vec2, Vec2, Vec2) {
+    let xf = input.transform_a;
+    let local_b = input.proxy_b.transformed(xf.inv_mul(input.transform_b));
+    let core = core_distance(input.proxy_a, &local_b, &mut SimplexCache::default());
+    let (normal, a, b) = if core.distance > 0.0 {
+        (core.normal, core.point_a, core.point_b)
+    } else {
+        let e = expand(input.proxy_a, &local_b, &core.simplex);
+        (e.normal, e.point_a, e.point_b)
+    };
+    let (ra, rb) = (input.proxy_a.radius(), input.proxy_b.radius());
+    (xf.q.rotate(normal), xf.apply(a + ra * normal), xf.apply(b - rb * normal))
+}
+
 /// Penetration of two proxy cores given in the same frame.
 struct CorePenetration {
     depth: f32,

@@ -107,8 +107,24 @@ impl ShapeProxy {
 
     /// The greatest distance (meters) from `center` to a core point: the radius of the
     /// circle about `center` that holds the core.
+    ///
+    /// Finite for every finite `center`: where the f32 difference or its square would
+    /// overflow (a center beyond about 1.8e19 m), the distance is computed in f64 and rounded
+    /// up, to at most `f32::MAX` (reached only by a center within 1e9 m of ±`f32::MAX`, whose
+    /// distance f32 cannot hold). A non-finite center gives infinity.
     pub fn max_distance_from(&self, center: Vec2) -> f32 {
-        self.points().iter().map(|p| p.distance(center)).fold(0.0, f32::max)
+        if !center.is_finite() {
+            return f32::INFINITY;
+        }
+        let distance = self.points().iter().map(|p| p.distance(center)).fold(0.0, f32::max);
+        if distance.is_finite() {
+            return distance;
+        }
+        let (cx, cy) = (center.x as f64, center.y as f64);
+        let far = self.points().iter().map(|p| (p.x as f64 - cx).hypot(p.y as f64 - cy)).fold(0.0, f64::max);
+        let rounded = far as f32;
+        let rounded = if (rounded as f64) < far { rounded.next_up() } else { rounded };
+        rounded.min(f32::MAX)
     }
 
     /// The thickness of the shape (meters): its smallest width over all directions,

@@ -8,6 +8,7 @@
 //! a face.
 
 use super::distance::{DistanceInput, SimplexCache, world_core_distance};
+use super::epa::contact_normal;
 use super::error::{QueryError, check_transform, check_vector};
 use super::proxy::ShapeProxy;
 use super::ray::CastOutput;
@@ -42,9 +43,18 @@ const MAX_ITERATIONS: u32 = 32;
 /// The first fraction at which the gap between A and the translating B comes within
 /// `tolerance` of `target`, or `None` when it does not within `max_fraction`.
 ///
-/// The output point lies midway between the surfaces (world) and the normal points from A
-/// to B. A pair already within `target + tolerance` at fraction 0 hits at 0 (with a zero
-/// normal when the cores overlap).
+/// The output point lies midway between the surfaces (world) and the unit normal points from
+/// A to B. A pair already within `target + tolerance` at fraction 0 hits at 0 (with a zero
+/// normal when the cores overlap there; a hit after an advance always has a unit normal).
+///
+/// Precision: each advance is the gap over the closing speed along the closest points'
+/// normal, which cannot pass the first contact when the gap and normal are exact; they are
+/// [`shape_distance`](super::shape_distance)'s, exact to 16 f32 spacings of the largest
+/// coordinate met. So a hit's gap is in the band to within that (2e-5 m for shapes within
+/// 10 m of the origin; `tests/shape_cast.rs` measures small shapes cast at large ones up to
+/// 100 km out against an f64 reference with 32 spacings), and a miss never hides a gap
+/// below the band by more than that. After 32 advances a cast stops short of the band,
+/// where it is, as a hit (the safe side).
 ///
 /// Errors: [`QueryError::NonFinite`] for non-finite input; [`QueryError::OutOfRange`] for
 /// a transform that is not a unit rotation or not within
@@ -66,6 +76,13 @@ pub fn shape_cast(input: &ShapeCastInput) -> Result<Option<CastOutput>, QueryErr
         let d = world_core_distance(&placed, &mut cache);
         let done = d.distance < hi || iteration == MAX_ITERATIONS;
         if done {
+            if d.normal == Vec2::ZERO && fraction > 0.0 {
+                // Cores that touch to the round-off after an advance (a band reaching below
+                // the radii): EPA's normal, so that only a start overlapping has none.
+                let (normal, on_a, on_b) = contact_normal(&placed);
+                let point = 0.5 * (on_a + on_b);
+                return Ok(Some(CastOutput { point, normal, fraction, iterations: iteration }));
+            }
             let (ra, rb) = (input.proxy_a.radius(), input.proxy_b.radius());
             let point = 0.5 * ((d.point_a + ra * d.normal) + (d.point_b - rb * d.normal));
             return Ok(Some(CastOutput { point, normal: d.normal, fraction, iterations: iteration }));

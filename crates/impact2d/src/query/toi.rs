@@ -14,6 +14,7 @@
 //! the step retried, so cost only grows where rotation could really hide a collision.
 
 use super::distance::{CoreDistance, DistanceInput, SimplexCache, world_core_distance};
+use super::epa::contact_normal;
 use super::error::{QueryError, check_vector};
 use super::motion_bound::{Certificate, MotionBound, PoseSet};
 use super::proxy::ShapeProxy;
@@ -84,9 +85,14 @@ const MAX_TOTAL_ROOT_ITERATIONS: u32 = 1000;
 /// Typical values: `target` = [`crate::settings::TOI_TARGET`], `tolerance` =
 /// [`crate::settings::TOI_TOLERANCE`].
 ///
+/// `target` may be negative down to `-(radius_a + radius_b)` (rounded shapes sinking into
+/// each other); a hit whose cores then touch or overlap takes the normal along which B
+/// leaves A fastest (EPA's), so every `Hit` has a unit normal.
+///
 /// Errors: [`QueryError::NonFinite`] for a non-finite sweep or parameter;
 /// [`QueryError::OutOfRange`] for a sweep position beyond [`crate::settings::MAX_COORDINATE`],
-/// and unless `0 <= t_max <= 1`, `tolerance > 0` and
+/// for a sweep whose turn `a2 - a1` overflows f32 (angles more than 3.4e38 rad apart), and
+/// unless `0 <= t_max <= 1`, `tolerance > 0` and
 /// `target + tolerance > -(radius_a + radius_b)` (the band must reach positive core
 /// distances).
 pub fn time_of_impact(
@@ -172,6 +178,13 @@ impl<'a> ToiQuery<'a> {
                 if !value.is_finite() {
                     return Err(QueryError::NonFinite { what });
                 }
+            }
+        }
+        for (what, sweep) in [("sweep_a", sweep_a), ("sweep_b", sweep_b)] {
+            let turn = sweep.a2 - sweep.a1;
+            if !turn.is_finite() {
+                let requirement = "a turn a2 - a1 within f32's range";
+                return Err(QueryError::OutOfRange { what, requirement, value: turn });
             }
         }
         if !(0.0..=1.0).contains(&t_max) {
@@ -374,11 +387,19 @@ impl<'a> ToiQuery<'a> {
         0.25 * self.proxy_a.thickness().min(self.proxy_b.thickness())
     }
 
-    /// A hit at `t` with the closest points found there.
+    /// A hit at `t` with the closest points found there. Cores that touch or overlap there
+    /// (a band reaching below the radii: a negative target) have no GJK normal: the hit
+    /// takes EPA's, along which B leaves A fastest, and the deepest points.
     pub fn hit(&self, mut out: ToiOutput, t: f32, d: &CoreDistance) -> ToiOutput {
-        let n = d.normal;
-        let on_a = d.point_a + self.proxy_a.radius() * n;
-        let on_b = d.point_b - self.proxy_b.radius() * n;
+        let (n, on_a, on_b) = if d.normal == Vec2::ZERO {
+            let (xa, xb) = self.poses(t);
+            let input =
+                DistanceInput { proxy_a: self.proxy_a, transform_a: xa, proxy_b: self.proxy_b, transform_b: xb };
+            contact_normal(&input)
+        } else {
+            let n = d.normal;
+            (n, d.point_a + self.proxy_a.radius() * n, d.point_b - self.proxy_b.radius() * n)
+        };
         out.state = ToiState::Hit;
         out.t = t;
         out.point = self.origin + 0.5 * (on_a + on_b);
