@@ -351,6 +351,49 @@ fn small_shapes_far_from_large_ones() {
     assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
 }
 
+/// Issue 18's warm start far from the origin (reported at 4.9e7 m for 9.99e8): shapes of 1 cm
+/// to 1e8 m, one near x = ±1e9 and the other anywhere within 1e9 of the origin, with a cold
+/// cache and a cache of random valid indices, 10,000 pairs. Tolerance as in
+/// `small_shapes_far_from_large_ones`.
+#[test]
+fn warm_starts_1e9_m_out() {
+    let mut rng = rng(0xd157_0008);
+    let (mut worst, mut failures) = (0.0f64, vec![]);
+    for i in 0..10_000 {
+        let size = 10f64.powf(uni(&mut rng, -2.0, 8.0));
+        let (pa, _) = random_shape(&mut rng, size);
+        let size = 10f64.powf(uni(&mut rng, -2.0, 8.0));
+        let (pb, _) = random_shape(&mut rng, size);
+        let far = d2(1.0e9 * sign(&mut rng) * uni(&mut rng, 0.9, 1.0), uni(&mut rng, -1e3, 1e3));
+        let other = d2(uni(&mut rng, -1e9, 1e9), uni(&mut rng, -1e3, 1e3));
+        let (pos_a, pos_b) = if i % 2 == 0 { (far, other) } else { (other, far) };
+        let (xa, _) = pose_pair(pos_a, uni(&mut rng, -PI, PI));
+        let (xb, _) = pose_pair(pos_b, uni(&mut rng, -PI, PI));
+        let mut random_cache = SimplexCache { count: rng.random_range(1..=3u8), ..Default::default() };
+        for k in 0..3 {
+            random_cache.index_a[k] = rng.random_range(0..pa.count()) as u8;
+            random_cache.index_b[k] = rng.random_range(0..pb.count()) as u8;
+        }
+        let r = signed_distance(
+            &RefShape::from_proxy(&pa),
+            &Pose::from_f32(xa),
+            &RefShape::from_proxy(&pb),
+            &Pose::from_f32(xb),
+        );
+        let spacing = far_spacing(&pa, xa, &pb, xb);
+        for (what, mut cache) in [("cold", SimplexCache::default()), ("random cache", random_cache)] {
+            let out = dist(&pa, xa, &pb, xb, &mut cache);
+            let error = (out.distance as f64 - r.sd.max(0.0)).abs();
+            worst = worst.max(error / spacing);
+            if error > FAR_SPACINGS * spacing {
+                failures.push(report(what, &pa, xa, &pb, xb, &format!("distance {} against {:e}", out.distance, r.sd)));
+            }
+        }
+    }
+    println!("warm starts 1e9 m out: worst distance error {worst:.1} f32 spacings");
+    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+}
+
 /// Issue 18's three examples, each with 3,000 seeded poses around it, in both orders: a box
 /// of half-size 1 mm against a 20 to 200 m segment 70 m away (reported at 77.09 m for 70.00);
 /// a 2 mm rounded box against a 125 m chain segment about 200 m away (198.28 for 201.03);

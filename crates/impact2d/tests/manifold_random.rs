@@ -216,8 +216,9 @@ fn polygons() {
 /// tolerance plus 16 f32 spacings of the largest coordinate), and moving B out along the
 /// normal by that depth clears the overlap (a flipped normal would deepen it). Before issue
 /// 18, crossing cores whose closest points rounded farther apart than the touching gap
-/// (5e-5 m, reached at about 1 km) were taken for apart, with a normal along that round-off:
-/// at 10 km, a separation of -14,945 m against an exact depth of 4,280 m.
+/// (5e-5 m, reached at about 1 km) were taken for apart, with a normal along that round-off
+/// (the issue's case: at 10 km, a separation of -14,945 m against an exact depth of 4,280 m;
+/// 2,095 of these pairs failed, the first -6,118 m against -5,602 m).
 #[test]
 fn crossing_capsules_and_segments_from_1_m_to_10_km() {
     let mut rng = rng(20);

@@ -30,6 +30,13 @@ use crate::math::{Transform, Vec2};
 /// Never panics and never returns NaN: non-finite transforms give an empty manifold. The
 /// early out on bounding boxes farther apart than the speculative distance is the caller's.
 ///
+/// Precision: separations and points carry the round-off of the pair's coordinates (a few
+/// f32 spacings of the largest, after the pair is moved to a local frame on A); whether two
+/// segment cores (capsules, segments) cross is decided exactly, so the normal of crossing
+/// cores does not depend on that round-off (`tests/manifold_random.rs` checks crossing
+/// capsules and segments from 1 m to 10 km against an f64 reference). A rotation in `xf_a`
+/// or `xf_b` must be unit (see [`Rot`](crate::Rot)).
+///
 /// Source: the manifold functions per pair of Catto's Box2D v3 (`manifold.c`); Ericson,
 /// Real-Time Collision Detection, chapters 4 and 5.
 pub fn collide(
