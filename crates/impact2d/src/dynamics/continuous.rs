@@ -329,6 +329,11 @@ impl Continuous {
         self.tracks.iter().map(|t| t.body).chain(self.kinematic.iter().copied())
     }
 
+    /// Whether continuous collision stopped `body` earlier in the step (see `Track::stopped`).
+    fn is_stopped(&self, body: u32) -> bool {
+        self.track_of(body).is_some_and(|i| self.tracks[i].stopped())
+    }
+
     pub(crate) fn track_of(&self, body: u32) -> Option<usize> {
         match self.slot.get(body as usize) {
             Some(&i) if i != NULL => Some(i as usize),
@@ -1248,7 +1253,7 @@ impl World {
         let materials = (friction, restitution, self.def.restitution_threshold);
         let remaining = (1.0 - e.t) * dt;
         let times = (remaining.max(f32::EPSILON * dt), dt);
-        let stopped = |body: u32| cc.track_of(body).is_some_and(|i| cc.tracks[i].stopped());
+        let stopped = |body: u32| cc.is_stopped(body);
         let (held_a, held_b) = (stopped(ba) && !stopped(bb), stopped(bb) && !stopped(ba));
         let (mut fixed_a, mut fixed_b) = (a, b);
         let hit = solve_impact(&mut a, &mut b, &manifold, materials, times, push_time);
@@ -1344,7 +1349,7 @@ impl World {
             return (sweep_a, sweep_b);
         }
         let n = manifold.normal;
-        let stopped = |body: u32| cc.track_of(body).is_some_and(|i| cc.tracks[i].stopped());
+        let stopped = |body: u32| cc.is_stopped(body);
         let weight = |body: u32, state: &ImpactBody, dir: Vec2, other: u32| match stopped(body)
             || self.pressed_toward(body, dir, other)
         {
