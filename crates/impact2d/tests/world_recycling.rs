@@ -24,11 +24,13 @@ fn recycling_off_reproduces_the_results_before_recycling_bit_for_bit() {
     // The checksums of main before contact recycling (efc4dc1), 200 steps of each scene;
     // smash's and tumbler's since continuous collision's changes of issue 17 (one body shrunk
     // at a time for pairs that touch, stopped bodies swept again, touching pairs still apart
-    // swept whole below their gap, impacts that reopen a gap closed below the target band).
+    // swept whole below their gap, impacts that reopen a gap closed below the target band);
+    // smash's and tumbler's again since issue 18's fuzzing: overlapping boxes whose reference face misses
+    // the incident edge take the other face before a lone vertex.
     for (name, before) in [
         ("large_pyramid", 0x4540_b783_aaa9_abf7u64),
-        ("smash", 0x1857_13eb_b707_ecf5),
-        ("tumbler", 0x1bbd_b451_7d3e_faba),
+        ("smash", 0x9b2c_574c_0af4_ca0d),
+        ("tumbler", 0x4896_a874_6ba3_4e4f),
         ("many_pyramids", 0xb470_af4b_7bdc_3bd4),
     ] {
         let after = scene_checksum(name, 200, false);

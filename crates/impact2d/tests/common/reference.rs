@@ -506,6 +506,17 @@ pub const MAX_STEPS: u32 = 2_000_000;
 
 /// Conservative advancement in f64 with a Lipschitz bound: never steps over a crossing.
 pub fn first_below(f: impl Fn(f64) -> f64, lipschitz: f64, threshold: f64, t_end: f64) -> Crossing {
+    first_below_within(f, lipschitz, threshold, t_end, MAX_STEPS)
+}
+
+/// [`first_below`] with its own step cap (the fuzzer's cases must stay cheap).
+pub fn first_below_within(
+    f: impl Fn(f64) -> f64,
+    lipschitz: f64,
+    threshold: f64,
+    t_end: f64,
+    max_steps: u32,
+) -> Crossing {
     let mut t = 0.0;
     let mut steps = 0;
     loop {
@@ -521,7 +532,7 @@ pub fn first_below(f: impl Fn(f64) -> f64, lipschitz: f64, threshold: f64, t_end
             return Crossing { t: None, steps, capped: false, t_reached: t_end };
         }
         steps += 1;
-        if steps >= MAX_STEPS {
+        if steps >= max_steps {
             return Crossing { t: None, steps, capped: true, t_reached: t };
         }
     }
