@@ -159,8 +159,11 @@ fn four_vertex_pairs_match_the_general_path_bit_for_bit() {
     assert!(counts.iter().all(|&c| c > 1000), "empty, one, two, speculative, deep: {counts:?}");
 }
 
-/// Two corner pokes (found by searching 400,000 random ones) whose clip keeps no point, so the
-/// lanes path falls back to the general deepest-vertex contact: compared bit for bit too.
+/// Two corner pokes (found by searching 400,000 random ones) whose clip against the reference
+/// face keeps no point, so the lanes path falls back to the general path: compared bit for
+/// bit too. Since issue 18's fuzzing the general path clips against the other face before it
+/// takes a lone vertex: the first pair now gets two points from B's face, the second still
+/// the deepest vertex.
 #[test]
 fn four_vertex_pairs_without_clipped_points_match_the_general_path() {
     let xf = |x: f32, y: f32, c: f32, s: f32| Transform { p: Vec2::new(x, y), q: crate::math::Rot { c, s } };
@@ -178,9 +181,9 @@ fn four_vertex_pairs_without_clipped_points_match_the_general_path() {
             xf(1.6182606, 2.1983237, 0.9857081, 0.16846204),
         ),
     ];
-    for (pa, xf_a, pb, xf_b) in cases {
+    for ((pa, xf_a, pb, xf_b), count) in cases.into_iter().zip([2, 1]) {
         let expected = general(&pa, xf_a, &pb, xf_b);
-        assert_eq!(expected.count, 1, "{expected:?}");
+        assert_eq!(expected.count, count, "{expected:?}");
         let frame = Frame::new(xf_a, pa.vertices()[0], xf_b);
         assert_eq!(bits(&collide_quads(&pa, &frame, &pb, xf_b)), bits(&expected));
     }

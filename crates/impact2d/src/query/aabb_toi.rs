@@ -34,7 +34,8 @@ pub struct AabbToi {
 ///
 /// Per axis, the times during which the projections overlap form an interval (all of time
 /// when the relative displacement on that axis is zero and the projections overlap, none
-/// when they don't); the boxes touch during the intersection of the two intervals.
+/// when they don't); the boxes touch during the intersection of the two intervals
+/// (`impact_core::interval::first_touch`).
 ///
 /// Errors: [`QueryError::NonFinite`] when any input is NaN or infinite.
 pub fn aabb_time_of_impact(a: &Aabb, delta_a: Vec2, b: &Aabb, delta_b: Vec2) -> Result<AabbToi, QueryError> {
@@ -45,29 +46,13 @@ pub fn aabb_time_of_impact(a: &Aabb, delta_a: Vec2, b: &Aabb, delta_b: Vec2) -> 
     if a.overlaps(b) {
         return Ok(AabbToi { state: AabbToiState::Overlapped, t: 0.0 });
     }
-    const SEPARATED: AabbToi = AabbToi { state: AabbToiState::Separated, t: 1.0 };
-    // B's motion relative to A.
+    // B's motion relative to A, through the dimension-free interval algebra.
     let d = delta_b - delta_a;
-    let (mut first, mut last) = (0.0f32, 1.0f32);
-    for axis in 0..2 {
-        let (a_lo, a_hi, b_lo, b_hi, v) = (a.lower[axis], a.upper[axis], b.lower[axis], b.upper[axis], d[axis]);
-        if v == 0.0 {
-            if b_lo > a_hi || b_hi < a_lo {
-                return Ok(SEPARATED);
-            }
-            continue;
-        }
-        // Times at which B's leading face reaches A's near face, and its trailing face
-        // leaves A's far face.
-        let (enter, exit) =
-            if v > 0.0 { ((a_lo - b_hi) / v, (a_hi - b_lo) / v) } else { ((a_hi - b_lo) / v, (a_lo - b_hi) / v) };
-        first = first.max(enter);
-        last = last.min(exit);
-        if first > last {
-            return Ok(SEPARATED);
-        }
-    }
-    Ok(AabbToi { state: AabbToiState::Hit, t: first })
+    let bounds = |x: &Aabb| [[x.lower.x, x.upper.x], [x.lower.y, x.upper.y]];
+    Ok(match impact_core::interval::first_touch(bounds(a), bounds(b), [d.x, d.y]) {
+        Some(t) => AabbToi { state: AabbToiState::Hit, t },
+        None => AabbToi { state: AabbToiState::Separated, t: 1.0 },
+    })
 }
 
 #[cfg(test)]
