@@ -338,4 +338,21 @@ pub const JOINT_DAMPING_RATIO: f32 = 2.0;
 /// position iterations, ordered outward from the bodies that hold the joints up): the rigid
 /// parts of joints (anchors, axes, limits, rigid lengths) have their remaining error removed
 /// from the bodies' positions.
-pub const JOINT_POSITION_ITERATIONS: u32 = 2;
+pub const JOINT_POSITION_ITERATIONS: u32 = 8;
+
+/// Gauss-Seidel passes of the joint correction after continuous collision
+/// (`dynamics/joint_ccd.rs`): each projects the joints and keeps the bodies out of the static
+/// and kinematic shapes near them.
+pub const JOINT_CCD_ITERATIONS: u32 = 32;
+
+/// Rounds of the joint correction after continuous collision: a round whose motion a shape
+/// cut short is followed by another from the poses reached.
+pub const JOINT_CCD_ROUNDS: u32 = 4;
+
+/// The joint correction after continuous collision stops before it starts when no joint's
+/// linear error exceeds this (meters).
+pub const JOINT_CCD_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
+
+/// How near a static or kinematic shape a point of a corrected body must be to take part in
+/// the correction's one-sided rows (meters).
+pub const JOINT_CCD_WALL_DISTANCE: f32 = 0.25;

@@ -155,7 +155,7 @@ fn joints_on_destroyed_or_foreign_bodies_and_stale_joint_handles_are_refused() {
 
 #[test]
 fn bad_setter_values_are_refused_and_change_nothing() {
-    let (mut world, ground, a, _, pin) = scene();
+    let (mut world, ground, a, b, pin) = scene();
     let weld = world.create_joint(&JointDef::new(ground, a, JointKind::Weld(WeldDef::new(Vec2::ZERO)))).unwrap();
     let before = world.joint_def(pin).unwrap();
     let refused = [
@@ -185,7 +185,7 @@ fn bad_setter_values_are_refused_and_change_nothing() {
     world.set_joint_spring(weld, 1.0e6, 1.0e6).unwrap();
     for _ in 0..120 {
         world.step(DT, SUBSTEPS).unwrap();
-        for body in [a] {
+        for body in [a, b] {
             let (p, v, w) = (
                 world.position(body).unwrap(),
                 world.linear_velocity(body).unwrap(),

@@ -11,7 +11,7 @@
 //! (a spring is a soft constraint of a natural frequency in hertz and a damping ratio).
 
 use super::error::{WorldError, check_range, check_vector};
-use super::handles::{BodyId, JointId, NULL};
+use super::handles::{BodyId, JointId};
 use crate::math::Vec2;
 use crate::settings::{
     LINEAR_SLOP, MAX_ANGULAR_SPEED, MAX_FORCE, MAX_JOINT_DAMPING_RATIO, MAX_JOINT_HERTZ, MAX_JOINT_LENGTH,

@@ -84,3 +84,52 @@ pub fn period(signal: &[f32], dt: f32) -> f64 {
     assert!(c.len() >= 3, "too few crossings: {}", c.len());
     (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64
 }
+
+/// A ragdoll of ten capsules and a round head with limited revolute joints (neck, shoulders,
+/// elbows, hips, knees), about 1.7 m tall, its pelvis at `at`, turned by `angle`, moving
+/// with `velocity` and turning at `spin` (rad/s) as one rigid body. Returns its bodies and
+/// joints.
+pub fn ragdoll(world: &mut World, at: Vec2, angle: f32, velocity: Vec2, spin: f32) -> (Vec<BodyId>, Vec<JointId>) {
+    let q = Rot::from_angle(angle);
+    let place = |p: Vec2| at + q.rotate(p);
+    // (center, half length, radius) of the vertical capsules; the head is a circle.
+    let parts = [
+        (Vec2::new(0.0, 0.25), 0.2, 0.12),    // 0 torso
+        (Vec2::new(-0.19, 0.28), 0.09, 0.05), // 1 upper arms
+        (Vec2::new(0.19, 0.28), 0.09, 0.05),
+        (Vec2::new(-0.19, 0.0), 0.09, 0.045), // 3 lower arms
+        (Vec2::new(0.19, 0.0), 0.09, 0.045),
+        (Vec2::new(-0.08, -0.25), 0.14, 0.07), // 5 thighs
+        (Vec2::new(0.08, -0.25), 0.14, 0.07),
+        (Vec2::new(-0.08, -0.67), 0.14, 0.06), // 7 shins
+        (Vec2::new(0.08, -0.67), 0.14, 0.06),
+    ];
+    let mut bodies = Vec::new();
+    for &(center, half, radius) in &parts {
+        bodies.push(body(world, place(center), angle + std::f32::consts::FRAC_PI_2, &capsule(half, radius), 1000.0));
+    }
+    bodies.push(body(world, place(Vec2::new(0.0, 0.66)), angle, &circle(0.1), 1000.0));
+    // (body A, body B, anchor, lower, upper)
+    let joints = [
+        (0, 9, Vec2::new(0.0, 0.55), -0.5, 0.5),
+        (0, 1, Vec2::new(-0.19, 0.4), -1.5, 1.5),
+        (0, 2, Vec2::new(0.19, 0.4), -1.5, 1.5),
+        (1, 3, Vec2::new(-0.19, 0.14), -2.5, 0.0),
+        (2, 4, Vec2::new(0.19, 0.14), -2.5, 0.0),
+        (0, 5, Vec2::new(-0.08, -0.04), -1.5, 0.5),
+        (0, 6, Vec2::new(0.08, -0.04), -1.5, 0.5),
+        (5, 7, Vec2::new(-0.08, -0.46), 0.0, 2.3),
+        (6, 8, Vec2::new(0.08, -0.46), 0.0, 2.3),
+    ];
+    let mut ids = Vec::new();
+    for &(a, b, anchor, lower, upper) in &joints {
+        let def = RevoluteDef { enable_limit: true, lower, upper, ..RevoluteDef::new(place(anchor)) };
+        ids.push(world.create_joint(&JointDef::new(bodies[a], bodies[b], JointKind::Revolute(def))).unwrap());
+    }
+    for &b in &bodies {
+        let r = world.world_center(b).unwrap() - at;
+        world.set_linear_velocity(b, velocity + spin * r.perp()).unwrap();
+        world.set_angular_velocity(b, spin).unwrap();
+    }
+    (bodies, ids)
+}

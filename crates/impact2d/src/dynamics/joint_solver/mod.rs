@@ -30,10 +30,11 @@ mod revolute;
 mod weld;
 mod wheel;
 
-pub(crate) use projection::project_joints;
+pub(crate) use projection::{linear_error, project_joints};
 
+use super::body::Body;
 use super::contact_solver::{BodyState, Softness};
-use super::joint::{JointEvent, JointImpulses, JointKind};
+use super::joint::{Joint, JointEvent, JointImpulses, JointKind};
 use super::world::World;
 use crate::math::Vec2;
 use crate::settings::{JOINT_DAMPING_RATIO, JOINT_HERTZ};
@@ -192,41 +193,11 @@ impl World {
                 continue;
             }
             let state = |b: &super::body::Body| if b.is_awake() { b.awake_index as usize + 1 } else { 0 };
-            let (qa, qb) = (ba.transform.q, bb.transform.q);
-            let mut frame_a = qa.rotate(j.local_anchor_a - ba.local_center);
-            let mut frame_b = qb.rotate(j.local_anchor_b - bb.local_center);
-            if let JointKind::Motor(d) = j.def.kind {
-                // The target point in A's frame, and B's center of mass.
-                frame_a = qa.rotate(d.linear_offset - ba.local_center);
-                frame_b = Vec2::ZERO;
-            }
-            let (spring, angular_spring) = springs(&j.def.kind, h);
-            let mut impulses = j.impulses;
+            let mut c = constraint(index, j, (ba, state(ba)), (bb, state(bb)), rigid, h);
             if !self.def.enable_warm_starting {
-                impulses = JointImpulses::default();
+                c.impulses = JointImpulses::default();
             }
-            solver.joints.push(JointConstraint {
-                joint: index,
-                a: state(ba),
-                b: state(bb),
-                ma: ba.inv_mass,
-                mb: bb.inv_mass,
-                ia: ba.inv_inertia,
-                ib: bb.inv_inertia,
-                frame_a,
-                frame_b,
-                delta_center: bb.center - ba.center,
-                delta_angle: super::body::reduce_angle(bb.angle - ba.angle - j.reference_angle),
-                axis: qa.rotate(j.local_axis_a),
-                length: j.length,
-                kind: j.def.kind,
-                rigid,
-                spring,
-                angular_spring,
-                impulses,
-                held: Held::Neither,
-                level: 0,
-            });
+            solver.joints.push(c);
         }
         let count = solver.states.len();
         order_for_projection(&mut solver.joints, count, |_| false, &mut solver.joint_order, &mut solver.joint_scratch);
@@ -245,8 +216,8 @@ impl World {
             let j = &mut self.joints[index];
             j.impulses = impulses;
             (j.force, j.torque) = (force, torque);
-            let broke = j.def.break_force.is_some_and(|max| !(force.length() <= max))
-                || j.def.break_torque.is_some_and(|max| !(torque.abs() <= max));
+            let broke = j.def.break_force.is_some_and(|max| force.length() > max)
+                || j.def.break_torque.is_some_and(|max| torque.abs() > max);
             if broke {
                 j.enabled = false;
                 j.impulses = JointImpulses::default();
@@ -258,6 +229,49 @@ impl World {
                 self.pending_events.joint.push(JointEvent::Broke { joint, force: force.length(), torque });
             }
         }
+    }
+}
+
+/// Joint `index` prepared with bodies `a` and `b` at their current poses, in solver states
+/// `a.1` and `b.1`, with the rigid rows' softness `rigid` and sub-step `h`.
+pub(crate) fn constraint(
+    index: u32,
+    j: &Joint,
+    (ba, sa): (&Body, usize),
+    (bb, sb): (&Body, usize),
+    rigid: Softness,
+    h: f32,
+) -> JointConstraint {
+    let (qa, qb) = (ba.transform.q, bb.transform.q);
+    let mut frame_a = qa.rotate(j.local_anchor_a - ba.local_center);
+    let mut frame_b = qb.rotate(j.local_anchor_b - bb.local_center);
+    if let JointKind::Motor(d) = j.def.kind {
+        // The target point in A's frame, and B's center of mass.
+        frame_a = qa.rotate(d.linear_offset - ba.local_center);
+        frame_b = Vec2::ZERO;
+    }
+    let (spring, angular_spring) = springs(&j.def.kind, h);
+    JointConstraint {
+        joint: index,
+        a: sa,
+        b: sb,
+        ma: ba.inv_mass,
+        mb: bb.inv_mass,
+        ia: ba.inv_inertia,
+        ib: bb.inv_inertia,
+        frame_a,
+        frame_b,
+        delta_center: bb.center - ba.center,
+        delta_angle: super::body::reduce_angle(bb.angle - ba.angle - j.reference_angle),
+        axis: qa.rotate(j.local_axis_a),
+        length: j.length,
+        kind: j.def.kind,
+        rigid,
+        spring,
+        angular_spring,
+        impulses: j.impulses,
+        held: Held::Neither,
+        level: 0,
     }
 }
 

@@ -95,6 +95,33 @@ fn project(c: &JointConstraint, states: &mut [BodyState], angles: &mut [f32]) {
     }
 }
 
+/// The linear error (meters) of the joint's rigid parts that the projection corrects: the
+/// anchors' distance, the distance off the axis line, a length beyond its limits or a
+/// translation beyond them (angles are not counted).
+pub(crate) fn linear_error(c: &JointConstraint, states: &[BodyState], angles: &[f32]) -> f32 {
+    let pose = Pose::of(c, states, angles);
+    let axis = states[c.a].dq.rotate(c.axis);
+    let translation = axis.dot(pose.d);
+    let beyond = |x: f32, on: bool, lower: f32, upper: f32| if on { (lower - x).max(x - upper).max(0.0) } else { 0.0 };
+    match c.kind {
+        JointKind::Revolute(_) => pose.d.length(),
+        JointKind::Weld(d) if d.linear_hertz == 0.0 => pose.d.length(),
+        JointKind::Prismatic(d) => {
+            axis.perp_dot(pose.d).abs().max(beyond(translation, d.enable_limit, d.lower, d.upper))
+        }
+        JointKind::Wheel(d) => axis.perp_dot(pose.d).abs().max(beyond(translation, d.enable_limit, d.lower, d.upper)),
+        JointKind::Distance(d) => {
+            let length = pose.d.length();
+            if d.enable_spring {
+                beyond(length, d.enable_limit, d.min_length, d.max_length)
+            } else {
+                (length - c.length).abs()
+            }
+        }
+        _ => 0.0,
+    }
+}
+
 fn clamp_linear(error: f32) -> f32 {
     error.clamp(-MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION)
 }
