@@ -81,7 +81,8 @@ fn hanging_chain(links: usize, link: f32, steps: usize) -> (f32, f32, f32) {
 fn fifty_link_chain_holds_its_length_within_one_percent() {
     let (stretch, reach, length) = hanging_chain(50, 0.2, 600);
     eprintln!(
-        "50 links of 0.2 m: largest total stretch {stretch:.4} m ({:.3} %), pivot to end at 10 s {reach:.4} m of {length} m",
+        "50 links of 0.2 m: largest total stretch {:.4} mm ({:.5} %), pivot to end at 10 s {reach:.5} m of {length} m",
+        1e3 * stretch,
         100.0 * stretch / length
     );
     assert!(stretch < 0.01 * length, "stretch {stretch} m");

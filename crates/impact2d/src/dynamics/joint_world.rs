@@ -593,7 +593,7 @@ impl World {
     ///
     /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
     /// [`WorldError::WrongJointKind`] for another kind; [`WorldError::InvalidValue`] for an
-    /// offset beyond [`MAX_COORDINATE`] or an angle beyond 1e6 radians.
+    /// offset beyond [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE) or an angle beyond 1e6 radians.
     pub fn set_motor_joint_target(
         &mut self,
         id: JointId,
