@@ -651,3 +651,47 @@ fn joints_are_deterministic_with_joints_created_and_destroyed_mid_run() {
     }
     assert_ne!(busy_scene(1).0, busy_scene(2).0, "the seeds differ");
 }
+
+#[test]
+fn a_motor_joint_drags_its_body_to_the_target_within_its_force() {
+    // The mouse joint's job: a static body at the origin, a box dragged to a world point and
+    // turned to an angle, with a force that outweighs gravity; then the force is bounded.
+    let mut rng = Rng(57);
+    for case in 0..8 {
+        let mut world = world(Vec2::new(0.0, -G));
+        let ground = anchor_body(&mut world, Vec2::ZERO);
+        let start = Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
+        let grabbed = body(&mut world, start, 0.0, &boxed(0.3, 0.2), rng.range(10.0, 1000.0));
+        let weight = world.mass(grabbed).unwrap() * G;
+        let target = Vec2::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+        let angle = rng.range(-1.0, 1.0);
+        let def = MotorDef { correction_factor: 0.3, ..MotorDef::new(target, angle, 50.0 * weight, 1.0e4) };
+        let mouse = world.create_joint(&JointDef::new(ground, grabbed, JointKind::Motor(def))).unwrap();
+        for _ in 0..180 {
+            world.step(DT, SUBSTEPS).unwrap();
+        }
+        let (reached, turned) = (world.world_center(grabbed).unwrap(), world.angle(grabbed).unwrap());
+        eprintln!("case {case}: target {target:?} at {angle:.3} rad: reached {reached:?} at {turned:.4} rad");
+        assert!((reached - target).length() < 1e-3, "case {case}: {reached:?} for {target:?}");
+        assert!((turned - angle).abs() < 1e-3, "case {case}: {turned} for {angle}");
+        // Held against gravity: the joint carries the weight.
+        let force = world.joint_reaction_force(mouse).unwrap();
+        assert!((force.y - weight).abs() < 1e-2 * weight, "case {case}: {force:?} for {weight}");
+        // A target far above with half the weight as the greatest force: the body cannot
+        // follow, it falls at g / 2, the force bounded.
+        world.destroy_joint(mouse).unwrap();
+        world.set_linear_velocity(grabbed, Vec2::ZERO).unwrap();
+        let above = reached + Vec2::new(0.0, 100.0);
+        let weak = MotorDef::new(above, angle, 0.5 * weight, 1.0e4);
+        let weak = world.create_joint(&JointDef::new(ground, grabbed, JointKind::Motor(weak))).unwrap();
+        assert!(world.set_joint_spring(weak, 1.0, 1.0).is_err(), "a motor joint has no spring");
+        for _ in 0..30 {
+            world.step(DT, SUBSTEPS).unwrap();
+        }
+        let vy = world.linear_velocity(grabbed).unwrap().y;
+        let expected = -0.5 * G * 0.5;
+        assert!((vy - expected).abs() < 0.01 * expected.abs(), "case {case}: {vy} m/s for {expected}");
+        let force = world.joint_reaction_force(weak).unwrap().length();
+        assert!((force - 0.5 * weight).abs() < 1e-3 * weight, "case {case}: {force} N, bound {}", 0.5 * weight);
+    }
+}

@@ -45,7 +45,6 @@ impl World {
                 break;
             }
         }
-
         self.continuous.moved.sort_unstable();
         self.continuous.moved.dedup();
     }

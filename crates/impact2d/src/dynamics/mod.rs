@@ -2,8 +2,10 @@
 //!
 //! A step runs through the pipeline: the broad phase's pairs become contacts
 //! (`contact.rs`), the narrow phase brings their manifolds up to date, the solver
-//! (`solver.rs`, `contact_solver.rs`) moves the awake bodies in sub-steps with soft contact
-//! constraints, speculative contacts and restitution, islands that came to rest fall asleep
+//! (`solver.rs`, `contact_solver.rs`, `joint_solver/`) moves the awake bodies in sub-steps with
+//! soft joint and contact constraints, speculative contacts and restitution, continuous
+//! collision sweeps the fast bodies (`continuous.rs`, then `joint_ccd.rs` for their jointed
+//! neighbors), islands that came to rest fall asleep
 //! (`island.rs`), and the step's events are ready to read (`events.rs`). World queries are in
 //! `queries.rs`.
 //!

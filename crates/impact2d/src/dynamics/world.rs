@@ -197,7 +197,9 @@ pub struct ContactData {
 }
 
 /// A 2D rigid-body world: bodies with shapes, stepped by a sub-stepped soft contact solver
-/// with speculative contacts, with sleeping islands and buffered events.
+/// with speculative contacts, with sleeping islands and buffered events. Bodies may be tied by
+/// joints ([`World::create_joint`]: revolute, prismatic, distance, weld, wheel, motor and filter
+/// joints, solved in the same soft step).
 ///
 /// Handles ([`BodyId`], [`ShapeId`]) are small and generational: every method taking one
 /// fails with [`WorldError::StaleHandle`] once its object is destroyed, and with
