@@ -22,8 +22,14 @@ struct Volley {
 }
 
 fn volley(seed: u64, ragdolls: usize) -> Volley {
+    volley_in(WorldDef::default(), seed, ragdolls).0
+}
+
+/// [`volley`] in a world of `def`, with the world's state checksum after each step.
+fn volley_in(def: WorldDef, seed: u64, ragdolls: usize) -> (Volley, Vec<u64>) {
     let mut rng = Rng(seed);
-    let mut world = world(Vec2::new(0.0, -10.0));
+    let mut world = World::new(&WorldDef { gravity: Vec2::new(0.0, -10.0), ..def }).unwrap();
+    let mut sums = Vec::new();
     let wall = world.create_body(&BodyDef::fixed(Vec2::new(WALL_X, 0.0))).unwrap();
     world.create_shape(wall, &ShapeDef::default(), &boxed(WALL_HALF_WIDTH, 40.0)).unwrap();
     let mut bodies = Vec::new();
@@ -50,6 +56,7 @@ fn volley(seed: u64, ragdolls: usize) -> Volley {
     };
     for step in 0..90 {
         world.step(DT, SUBSTEPS).unwrap();
+        sums.push(world.state_checksum());
         v.impacts += world.continuous_stats().impacts;
         for &j in &joints {
             let gap = anchor_gap(&world, j);
@@ -66,7 +73,7 @@ fn volley(seed: u64, ragdolls: usize) -> Volley {
             }
         }
     }
-    v
+    (v, sums)
 }
 
 /// Measured on this test's 40 seeds (1 to 3 ragdolls each, 90 steps, 5,360 impacts in all): without the joint correction after continuous collision
@@ -103,4 +110,33 @@ fn ragdolls_fired_into_thin_walls_keep_their_limbs_and_joints() {
     assert!(gaps[39] < 0.075, "anchors {:.1} mm apart", 1e3 * gaps[39]);
     assert!(gaps[20] < 0.012, "median {:.1} mm", 1e3 * gaps[20]);
     assert!(under >= 32, "{under} seeds under 20 mm");
+}
+
+#[test]
+fn ragdoll_volleys_are_deterministic() {
+    for seed in [3, 17, 29] {
+        let (first, a) = volley_in(WorldDef::default(), seed, 3);
+        let (second, b) = volley_in(WorldDef::default(), seed, 3);
+        assert_eq!(a, b, "seed {seed}: bit-identical reruns");
+        assert_eq!(first.worst_gap.to_bits(), second.worst_gap.to_bits());
+    }
+}
+
+#[test]
+fn ragdolls_in_stop_at_impact_mode_pass_no_wall_either() {
+    // The peers' mode: fast bodies stop at their time of impact and lose the rest of the step.
+    let def = WorldDef { continuous_mode: ContinuousMode::StopAtImpact, ..WorldDef::default() };
+    let mut gaps = Vec::new();
+    for seed in 0..12 {
+        let (v, _) = volley_in(def, seed, 1 + (seed % 3) as usize);
+        assert!(v.impacts > 0, "seed {seed}");
+        assert!(v.deepest_center < 0.0 && v.deepest_reach < 0.0, "seed {seed}: a limb entered or passed the wall");
+        gaps.push(v.worst_gap);
+    }
+    gaps.sort_by(f32::total_cmp);
+    eprintln!(
+        "stop at impact: largest anchor gap per seed: median {:.2} mm, worst {:.2} mm",
+        1e3 * gaps[6],
+        1e3 * gaps[11]
+    );
 }
