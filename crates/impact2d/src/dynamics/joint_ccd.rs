@@ -14,12 +14,18 @@
 //! corrected bodies' poses: the position solver of Box2D v2's time of impact, joints and
 //! contacts in one Gauss-Seidel loop). Each body's corrected motion is then swept against those
 //! shapes with the time of impact (its centroid when the shape already touches one) and cut at
-//! the first hit, so the correction never carries a limb through a wall. Velocities are left
-//! as they are.
+//! the first hit, so the correction never carries a limb through a wall. Last, the component's
+//! velocities are made to agree with its joints and with the shapes it touches (relax passes
+//! of the joints and of one-sided rows that remove the approach into those shapes): a trailing
+//! limb still flying at the wall is slowed with the limb the wall stopped, so the next step
+//! does not stretch the joint again.
 
 use super::contact_solver::{BodyState, STILL_STATE, Softness};
 use super::handles::NULL;
-use super::joint_solver::{JointConstraint, constraint, linear_error, order_for_projection, project_joints};
+use super::joint_solver::{
+    JointConstraint, JointStep, constraint, linear_error, order_for_projection, project_joints, solve_joints,
+};
+use super::solver::cap_velocity;
 use super::world::World;
 use crate::geometry::{Aabb, Shape};
 use crate::math::{Rot, Sweep, Transform, Vec2};
@@ -32,7 +38,9 @@ use crate::settings::{
 impl World {
     /// Pulls the jointed neighbors of the bodies continuous collision moved in this step back
     /// to them (see the module's docs). Nothing happens in a world without joints.
-    pub(crate) fn correct_joints_after_impacts(&mut self) {
+    /// `h` is the step's sub-step (seconds), for the joints' motors and limits in the velocity
+    /// passes.
+    pub(crate) fn correct_joints_after_impacts(&mut self, h: f32) {
         if self.joints.count() == 0 || self.continuous.moved.is_empty() {
             return;
         }
@@ -45,6 +53,7 @@ impl World {
                 break;
             }
         }
+        self.settle_velocities(&bodies, &joints, h);
         self.continuous.moved.sort_unstable();
         self.continuous.moved.dedup();
     }
@@ -96,6 +105,64 @@ impl World {
         cut
     }
 
+    /// Makes the component's velocities agree with its joints and with the static and
+    /// kinematic shapes it touches: a few relax passes (rigid rows without bias) of the joints
+    /// and of one-sided rows that remove the approach into those shapes (an inelastic impact
+    /// of the whole component). Momentum moves along the joints: a trailing limb still flying at
+    /// the wall is slowed with the limb the wall stopped, instead of stretching its joint at
+    /// the next step.
+    fn settle_velocities(&mut self, bodies: &[u32], joints: &[u32], h: f32) {
+        let state_of = |body: u32| bodies.binary_search(&body).map_or(0, |k| k + 1);
+        let none = Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+        let mut constraints: Vec<JointConstraint> = joints
+            .iter()
+            .map(|&index| {
+                let j = &self.joints[index];
+                let (a, b) = (j.body_a, j.body_b);
+                let mut c =
+                    constraint(index, j, (&self.bodies[a], state_of(a)), (&self.bodies[b], state_of(b)), none, h);
+                c.impulses = Default::default();
+                c
+            })
+            .collect();
+        let mut states: Vec<BodyState> = std::iter::once(STILL_STATE)
+            .chain(bodies.iter().map(|&b| {
+                let b = &self.bodies[b];
+                BodyState { v: b.linear_velocity, w: b.angular_velocity, ..STILL_STATE }
+            }))
+            .collect();
+        let angles = vec![0.0; states.len()];
+        let walls: Vec<WallRow> =
+            self.nearby_walls(bodies).into_iter().filter(|w| w.separation <= LINEAR_SLOP).collect();
+        let mut pushes = vec![0.0f32; walls.len()];
+        let step = JointStep { h, inv_h: 1.0 / h };
+        for _ in 0..JOINT_CCD_ITERATIONS {
+            solve_joints(&mut constraints, &mut states, &angles, step, false);
+            for (w, push) in walls.iter().zip(&mut pushes) {
+                let s = &mut states[w.state];
+                let approach = w.normal.dot(s.v + s.w * w.arm.perp() - w.wall_velocity);
+                let lever = w.arm.perp_dot(w.normal);
+                let k = w.inv_mass + w.inv_inertia * lever * lever;
+                if k <= 0.0 {
+                    continue;
+                }
+                let total = (*push + approach / k).max(0.0);
+                let impulse = total - *push;
+                *push = total;
+                s.v -= w.inv_mass * impulse * w.normal;
+                s.w -= w.inv_inertia * lever * impulse;
+            }
+        }
+        let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
+        for (k, &body) in bodies.iter().enumerate() {
+            let s = states[k + 1];
+            if (s.v.x + s.v.y + s.w).is_finite() {
+                let b = &mut self.bodies[body];
+                (b.linear_velocity, b.angular_velocity) = cap_velocity(s.v, s.w, caps);
+            }
+        }
+    }
+
     /// The points of the component's bodies near static and kinematic shapes (within
     /// [`JOINT_CCD_WALL_DISTANCE`]), as one-sided rows for the correction.
     fn nearby_walls(&self, bodies: &[u32]) -> Vec<WallRow> {
@@ -122,6 +189,8 @@ impl World {
                             arm: p.point - b.center,
                             normal: m.normal,
                             separation: p.separation,
+                            wall_velocity: other.linear_velocity
+                                + other.angular_velocity * (p.point - other.center).perp(),
                         });
                     }
                     true
@@ -261,6 +330,8 @@ struct WallRow {
     normal: Vec2,
     /// The separation at the start of the correction (meters; negative when overlapping).
     separation: f32,
+    /// The velocity of the shape's body at the point (m/s; zero for a static body).
+    wall_velocity: Vec2,
 }
 
 /// Moves the row's body out along the normal so that the point is no deeper in the shape

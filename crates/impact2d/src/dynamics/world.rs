@@ -350,7 +350,7 @@ impl World {
         self.solve(dt, substeps);
         let t_solve = Instant::now();
         self.solve_continuous(dt);
-        self.correct_joints_after_impacts();
+        self.correct_joints_after_impacts(dt / substeps as f32);
         self.hold_bodies();
         let t_continuous = Instant::now();
         self.update_sleep(dt, self.step_count);
