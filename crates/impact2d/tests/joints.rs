@@ -695,3 +695,21 @@ fn a_motor_joint_drags_its_body_to_the_target_within_its_force() {
         assert!((force - 0.5 * weight).abs() < 1e-3 * weight, "case {case}: {force} N, bound {}", 0.5 * weight);
     }
 }
+
+#[test]
+fn a_moving_kinematic_body_drags_its_jointed_body_and_keeps_it_awake() {
+    let mut world = world(Vec2::new(0.0, -G));
+    let carrier = world.create_body(&BodyDef::kinematic(Vec2::new(0.0, 2.0))).unwrap();
+    let load = body(&mut world, Vec2::new(0.0, 1.0), 0.0, &boxed(0.2, 0.2), 500.0);
+    let pin = revolute(&mut world, carrier, load, Vec2::new(0.0, 2.0));
+    world.set_linear_velocity(carrier, Vec2::new(1.5, 0.0)).unwrap();
+    for _ in 0..600 {
+        world.step(DT, SUBSTEPS).unwrap();
+    }
+    assert!(world.is_awake(load).unwrap());
+    // The carrier went 15 m; the load hangs 1 m below it, swinging along.
+    let (carried, load_at) = (world.position(carrier).unwrap(), world.position(load).unwrap());
+    assert!((carried.x - 15.0).abs() < 1e-3, "{carried:?}");
+    assert!((load_at - carried).length() < 1.0 + 1e-3, "the load follows: {load_at:?} under {carried:?}");
+    assert!(anchor_gap(&world, pin) < 1e-4);
+}

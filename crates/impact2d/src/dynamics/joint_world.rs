@@ -86,7 +86,7 @@ impl World {
     /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn destroy_joint(&mut self, id: JointId) -> Result<(), WorldError> {
         let index = self.joint_index(id)?;
-        self.remove_joint(index);
+        self.remove_joint(index, true);
         Ok(())
     }
 
@@ -98,13 +98,14 @@ impl World {
             let joint = self.joint_id(index);
             let user_data = self.joints[index].def.user_data;
             self.pending_events.joint.push(JointEvent::DestroyedWithBody { joint, body: id, user_data });
-            self.remove_joint(index);
+            // The body's shapes go with it: nothing to pair again.
+            self.remove_joint(index, false);
         }
     }
 
-    /// Unlinks and frees a joint: its bodies wake, their island may split, and their shapes
-    /// are paired again if the joint kept them apart.
-    fn remove_joint(&mut self, index: u32) {
+    /// Unlinks and frees a joint: its bodies wake, their island may split, and (with
+    /// `pair_shapes`) their shapes are paired again if the joint kept them apart.
+    fn remove_joint(&mut self, index: u32, pair_shapes: bool) {
         let (a, b) = (self.joints[index].body_a, self.joints[index].body_b);
         for (end, body) in [(0u32, a), (1, b)] {
             self.unlink_joint(body, index << 1 | end);
@@ -117,7 +118,7 @@ impl World {
         self.joints.remove(index);
         self.wake_body_index(a);
         self.wake_body_index(b);
-        if apart {
+        if apart && pair_shapes {
             self.pair_again(a, b);
         }
     }
