@@ -76,7 +76,7 @@ fn volley_in(def: WorldDef, seed: u64, ragdolls: usize) -> (Volley, Vec<u64>) {
     (v, sums)
 }
 
-/// Measured on this test's 40 seeds (1 to 3 ragdolls each, 90 steps, 5,360 impacts in all): without the joint correction after continuous collision
+/// Measured on this test's 40 seeds (1 to 3 ragdolls each, 90 steps, 5,252 impacts in all): without the joint correction after continuous collision
 /// (`dynamics/joint_ccd.rs`) the largest anchor gap of a seed was 311 to 1,736 mm; with it,
 /// at most 62 mm, under 20 mm in 37 seeds of 40 (median 7.6 mm). The bounds below hold those
 /// numbers with a margin: the 2 cm is met for most seeds, not all (see
