@@ -311,3 +311,48 @@ pub const TOI_SOLVER_ITERATIONS: u32 = 8;
 /// the dynamic tree unless the walk visits more than this many proxies per fast shape; then
 /// each fast shape queries the tree instead (about this many nodes each in a large tree).
 pub const STILL_GATHER_LIMIT: usize = 32;
+
+// ---- joints ----
+
+/// The stiffest a joint spring may be (Hz). Springs stiffer than a quarter of the sub-step
+/// rate act as rigid rows would (the soft step's coefficients stay finite for any frequency).
+pub const MAX_JOINT_HERTZ: f32 = 1.0e6;
+
+/// The largest damping ratio of a joint spring (dimensionless).
+pub const MAX_JOINT_DAMPING_RATIO: f32 = 1.0e6;
+
+/// The longest distance joint, and the largest prismatic and wheel limit (meters).
+pub const MAX_JOINT_LENGTH: f32 = 1.0e9;
+
+/// The stiffness of the rigid rows of joints (points, axes, limits; Hz), capped like the
+/// contacts' at a quarter of the sub-step rate: a rigid joint is a soft constraint of this
+/// frequency in the soft step (Box2D v3's joint softness: twice the contact hertz, 60 Hz).
+/// Stiffer rows made hanging 50-link chains unstable; the sag they leave under load is taken
+/// back by the joint position projection ([`JOINT_POSITION_ITERATIONS`]).
+pub const JOINT_HERTZ: f32 = 60.0;
+
+/// The damping ratio of the rigid rows of joints (Box2D v3's joint damping ratio).
+pub const JOINT_DAMPING_RATIO: f32 = 2.0;
+
+/// Passes of joint position projection after the sub-steps of each step (Box2D v2's
+/// position iterations, ordered outward from the bodies that hold the joints up): the rigid
+/// parts of joints (anchors, axes, limits, rigid lengths) have their remaining error removed
+/// from the bodies' positions.
+pub const JOINT_POSITION_ITERATIONS: u32 = 8;
+
+/// Gauss-Seidel passes of the joint correction after continuous collision
+/// (`dynamics/joint_ccd.rs`): each projects the joints and keeps the bodies out of the static
+/// and kinematic shapes near them.
+pub const JOINT_CCD_ITERATIONS: u32 = 32;
+
+/// Rounds of the joint correction after continuous collision: a round whose motion a shape
+/// cut short is followed by another from the poses reached.
+pub const JOINT_CCD_ROUNDS: u32 = 4;
+
+/// The joint correction after continuous collision stops before it starts when no joint's
+/// linear error exceeds this (meters).
+pub const JOINT_CCD_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
+
+/// How near a static or kinematic shape a point of a corrected body must be to take part in
+/// the correction's one-sided rows (meters).
+pub const JOINT_CCD_WALL_DISTANCE: f32 = 0.25;

@@ -229,6 +229,8 @@ pub(crate) struct Body {
     /// Doubly linked list of the body's contacts (contact keys: index × 2 + end).
     pub contact_head: u32,
     pub contact_count: u32,
+    /// Singly linked list of the body's joints (joint keys: index × 2 + end).
+    pub joint_head: u32,
     pub user_data: u64,
 }
 
@@ -276,6 +278,7 @@ impl Body {
             shape_count: 0,
             contact_head: NULL,
             contact_count: 0,
+            joint_head: NULL,
             user_data: def.user_data,
         }
     }

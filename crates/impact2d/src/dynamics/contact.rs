@@ -15,6 +15,7 @@ use super::continuous::deep_in_fixed_shape;
 use super::events::{ContactBeginEvent, ContactEndEvent, SensorBeginEvent, SensorEndEvent};
 use super::graph::NO_COLOR;
 use super::handles::{NULL, ShapeId};
+use super::joint_world::joined_without_collision;
 use super::world::World;
 use crate::broad_phase::PairKey;
 use crate::math::{Transform, Vec2};
@@ -246,10 +247,10 @@ impl World {
     /// contacts of begun pairs are made. Pairs of shapes on one body, and of two sensors, are
     /// refused.
     pub(crate) fn update_pairs(&mut self) {
-        let colliders = &self.colliders;
+        let (colliders, bodies, joints) = (&self.colliders, &self.bodies, &self.joints);
         let changes = self.broad_phase.update_pairs(|pair| {
             let (a, b) = (&colliders[pair.user_a as u32], &colliders[pair.user_b as u32]);
-            a.body != b.body && !(a.sensor && b.sensor)
+            a.body != b.body && !(a.sensor && b.sensor) && !joined_without_collision(bodies, joints, a.body, b.body)
         });
         // Ended first: a removed proxy's key may already name a new proxy in `begun`.
         let mut ended = std::mem::take(&mut self.scratch_keys);
@@ -272,7 +273,7 @@ impl World {
 
     /// Makes the contact of two shapes (not yet touching) and links it into both bodies'
     /// contact lists.
-    fn create_contact(&mut self, shape_x: u32, shape_y: u32, pair_key: PairKey) {
+    pub(crate) fn create_contact(&mut self, shape_x: u32, shape_y: u32, pair_key: PairKey) {
         let (shape_a, shape_b) = if shape_x < shape_y { (shape_x, shape_y) } else { (shape_y, shape_x) };
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let mut f = 0;

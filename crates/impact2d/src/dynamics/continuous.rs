@@ -870,7 +870,7 @@ impl World {
     fn queue_impact(&self, cc: &mut Continuous, key: u64, shape_a: u32, shape_b: u32) {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
-        if !(a.is_dynamic() || b.is_dynamic()) {
+        if !(a.is_dynamic() || b.is_dynamic()) || self.joined_without_collision(ca.body, cb.body) {
             return;
         }
         let carried = |body: u32, by: u32| cc.track_of(body).is_some_and(|i| cc.tracks[i].carrier == by);

@@ -12,7 +12,7 @@ pub enum WorldError {
     /// The handle names an object that was destroyed.
     #[error("stale {kind} handle (index {index}, generation {generation})")]
     StaleHandle {
-        /// "body" or "shape".
+        /// "body", "shape" or "joint".
         kind: &'static str,
         /// The slot index of the handle.
         index: u32,
@@ -23,7 +23,7 @@ pub enum WorldError {
     /// handles carry; a clone of a world shares it).
     #[error("{kind} handle (index {index}, generation {generation}) belongs to another world")]
     ForeignHandle {
-        /// "body" or "shape".
+        /// "body", "shape" or "joint".
         kind: &'static str,
         /// The slot index of the handle.
         index: u32,
@@ -47,11 +47,25 @@ pub enum WorldError {
         /// The body types it needs, in words.
         requirement: &'static str,
     },
+    /// A joint cannot be made as asked (a body jointed to itself).
+    #[error("invalid joint: {reason}")]
+    InvalidJoint {
+        /// Why, in words.
+        reason: &'static str,
+    },
+    /// The operation does not apply to this kind of joint (a motor speed for a weld joint).
+    #[error("{operation} needs a {requirement} joint")]
+    WrongJointKind {
+        /// What was asked.
+        operation: &'static str,
+        /// The joint kinds it needs, in words.
+        requirement: &'static str,
+    },
     /// The world holds as many objects of one kind as it can address (for bodies,
     /// [`MAX_BODIES`](crate::settings::MAX_BODIES)).
     #[error("the world holds as many {what} as it can address")]
     Full {
-        /// "bodies", "shapes" or "contacts".
+        /// "bodies", "shapes", "joints" or "contacts".
         what: &'static str,
     },
     /// Invalid geometry (a chain given to `create_chain`).

@@ -6,6 +6,7 @@
 //! events in the same order.
 
 use super::handles::ShapeId;
+use super::joint::JointEvent;
 use crate::math::Vec2;
 use crate::narrow_phase::Manifold;
 
@@ -73,6 +74,7 @@ pub(crate) struct Events {
     pub contact_hit: Vec<ContactHitEvent>,
     pub sensor_begin: Vec<SensorBeginEvent>,
     pub sensor_end: Vec<SensorEndEvent>,
+    pub joint: Vec<JointEvent>,
 }
 
 impl Events {
@@ -82,6 +84,7 @@ impl Events {
         self.contact_hit.clear();
         self.sensor_begin.clear();
         self.sensor_end.clear();
+        self.joint.clear();
     }
 
     /// Moves every event of `other` to the end of these lists.
@@ -91,6 +94,7 @@ impl Events {
         self.contact_hit.append(&mut other.contact_hit);
         self.sensor_begin.append(&mut other.sensor_begin);
         self.sensor_end.append(&mut other.sensor_end);
+        self.joint.append(&mut other.joint);
     }
 
     /// Sorts every list by its shape handles (stable, so a pair that begins and ends in one

@@ -130,6 +130,13 @@ handle!(
     "shape"
 );
 
+handle!(
+    /// A handle to a joint of a [`World`](super::World). Handles order by index, then
+    /// generation: the order in which joint events are reported.
+    JointId,
+    "joint"
+);
+
 /// A table of generational slots: objects live in a vector, freed slots are reused last in,
 /// first out (so the same calls reuse the same slots, run after run), and each slot's
 /// generation is bumped when its object is destroyed.

@@ -263,6 +263,7 @@ impl World {
                 }
                 key = next;
             }
+            self.keep_joint_partners_awake(body);
         }
         if !self.def.enable_sleep {
             return;
@@ -365,6 +366,7 @@ impl World {
                     }
                     key = next;
                 }
+                self.claim_joint_partners(body, part, &mut stack);
             }
             if min_sleep >= TIME_TO_SLEEP {
                 self.sleep_island(part);

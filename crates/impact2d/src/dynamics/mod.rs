@@ -2,8 +2,10 @@
 //!
 //! A step runs through the pipeline: the broad phase's pairs become contacts
 //! (`contact.rs`), the narrow phase brings their manifolds up to date, the solver
-//! (`solver.rs`, `contact_solver.rs`) moves the awake bodies in sub-steps with soft contact
-//! constraints, speculative contacts and restitution, islands that came to rest fall asleep
+//! (`solver.rs`, `contact_solver.rs`, `joint_solver/`) moves the awake bodies in sub-steps with
+//! soft joint and contact constraints, speculative contacts and restitution, continuous
+//! collision sweeps the fast bodies (`continuous.rs`, then `joint_ccd.rs` for their jointed
+//! neighbors), islands that came to rest fall asleep
 //! (`island.rs`), and the step's events are ready to read (`events.rs`). World queries are in
 //! `queries.rs`.
 //!
@@ -11,7 +13,7 @@
 //! |---|---|
 //! | `world.rs` | [`World`], [`WorldDef`], creating and destroying bodies and shapes, body and shape access, the step |
 //! | `bit_set.rs` | a bit set of contact indices (the contacts with an awake body), visited in order |
-//! | `handles.rs` | generational [`BodyId`] and [`ShapeId`]; the slot tables behind them |
+//! | `handles.rs` | generational [`BodyId`], [`ShapeId`] and [`JointId`]; the slot tables behind them |
 //! | `body.rs` | [`BodyType`], [`BodyDef`], the world's body record |
 //! | `collider.rs` | [`ShapeDef`], the world's shape record (geometry, material, filter, proxy, AABB) |
 //! | `contact.rs` | contacts: made and destroyed with broad-phase pairs, the narrow-phase update, touch changes |
@@ -20,6 +22,10 @@
 //! | `sensor_sweep.rs` | sensor begin and end events for the fast bodies that cross a sensor within a step |
 //! | `contact_solver.rs` | contact constraints in colored bundles of four: prepare, warm start, solve, relax, restitution, store |
 //! | `island.rs` | persistent islands, sleeping and waking |
+//! | `joint.rs` | [`JointDef`], the joint kinds' defs ([`RevoluteDef`], ...), [`JointEvent`], the joint record |
+//! | `joint_world.rs` | creating, destroying, reading and setting joints; jointed bodies' collision filter |
+//! | `joint_solver/` | joints in the soft step: prepare, warm start, solve, relax, store and break; one file per kind |
+//! | `joint_ccd.rs` | after continuous collision: jointed neighbors of the bodies it moved pulled back to them |
 //! | `events.rs` | event types and buffers |
 //! | `queries.rs` | ray casts, shape casts, AABB and point overlap |
 //! | `error.rs` | [`WorldError`] |
@@ -52,6 +58,10 @@ mod events;
 mod graph;
 mod handles;
 mod island;
+mod joint;
+mod joint_ccd;
+mod joint_solver;
+mod joint_world;
 mod moving_set;
 mod queries;
 mod sensor_sweep;
@@ -63,6 +73,7 @@ pub use collider::ShapeDef;
 pub use continuous::{ContinuousMode, ContinuousStats, ImpactEvent};
 pub use error::WorldError;
 pub use events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent};
-pub use handles::{BodyId, ShapeId};
+pub use handles::{BodyId, JointId, ShapeId};
+pub use joint::{DistanceDef, JointDef, JointEvent, JointKind, MotorDef, PrismaticDef, RevoluteDef, WeldDef, WheelDef};
 pub use queries::CastHit;
 pub use world::{ContactData, StepProfile, World, WorldDef};

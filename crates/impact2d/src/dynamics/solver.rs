@@ -25,10 +25,13 @@ use super::contact_solver::{
 };
 use super::events::ContactHitEvent;
 use super::handles::NULL;
+use super::joint_solver::{JointConstraint, JointStep, project_joints, solve_joints, warm_start_joints};
 use super::world::World;
 use crate::encoding::Encoding;
 use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
-use crate::settings::{MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_LINEAR_SPEED, STATIC_CONTACT_STIFFNESS};
+use crate::settings::{
+    JOINT_POSITION_ITERATIONS, MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_LINEAR_SPEED, STATIC_CONTACT_STIFFNESS,
+};
 use glam::{DVec2, Vec4};
 
 /// What velocity integration needs of a body, per step, as rows that line up with the
@@ -58,6 +61,11 @@ pub(crate) struct Solver {
     pub rotations: Vec<Rot>,
     pub sims: Vec<BodySim>,
     pub contacts: ContactSolver,
+    /// The joints prepared for the step, in joint index order.
+    pub joints: Vec<JointConstraint>,
+    /// The joints' order in the position projection, and scratch for finding it.
+    pub joint_order: Vec<u32>,
+    pub joint_scratch: [Vec<u32>; 3],
     pub hits: Vec<ContactHitEvent>,
     /// Milliseconds the last step spent in `finalize_bodies`.
     pub finalize_ms: f64,
@@ -83,18 +91,27 @@ impl World {
         };
         self.build_solver_bodies(h, self.def.gravity);
         let world_id = self.id();
+        self.prepare_joints(h);
+        let joint_step = JointStep { h, inv_h: 1.0 / h };
         let solver = &mut self.solver;
         solver.contacts.prepare(&self.graph, &self.contacts, &self.bodies, &solver.states, &k);
         let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
         for _ in 0..substeps {
             integrate_velocities(&mut solver.states, &solver.sims, caps);
+            warm_start_joints(&mut solver.joints, &mut solver.states);
             solver.contacts.warm_start(&mut solver.states);
+            solve_joints(&mut solver.joints, &mut solver.states, &solver.angles, joint_step, true);
             solver.contacts.solve(&mut solver.states, &k, true);
             let motion = (&solver.sims[..], h, caps);
             integrate_positions(&mut solver.states, &mut solver.angles, motion, solver.contacts.encoding);
+            solve_joints(&mut solver.joints, &mut solver.states, &solver.angles, joint_step, false);
             solver.contacts.solve(&mut solver.states, &k, false);
         }
+        let (joints, order) = (&solver.joints, &solver.joint_order);
+        project_joints(joints, order, &mut solver.states, &mut solver.angles, JOINT_POSITION_ITERATIONS);
         solver.contacts.restitution(&mut solver.states, &k);
+        self.store_joints(joint_step.inv_h);
+        let solver = &mut self.solver;
         solver.hits.clear();
         solver.contacts.store(
             &mut self.contacts,

@@ -12,6 +12,7 @@ use super::events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, Events,
 use super::graph::ConstraintGraph;
 use super::handles::{BodyId, NULL, ShapeId, Slots, next_world_id};
 use super::island::Islands;
+use super::joint::Joint;
 use super::solver::{Solver, cap_velocity, hold_angular, hold_linear};
 use crate::broad_phase::{BroadPhase, Filter, ProxyKind};
 use crate::geometry::{Aabb, Shape, make_chain};
@@ -196,7 +197,9 @@ pub struct ContactData {
 }
 
 /// A 2D rigid-body world: bodies with shapes, stepped by a sub-stepped soft contact solver
-/// with speculative contacts, with sleeping islands and buffered events.
+/// with speculative contacts, with sleeping islands and buffered events. Bodies may be tied by
+/// joints ([`World::create_joint`]: revolute, prismatic, distance, weld, wheel, motor and filter
+/// joints, solved in the same soft step).
 ///
 /// Handles ([`BodyId`], [`ShapeId`]) are small and generational: every method taking one
 /// fails with [`WorldError::StaleHandle`] once its object is destroyed, and with
@@ -245,6 +248,7 @@ pub struct World {
     pub(crate) bodies: Slots<Body>,
     pub(crate) colliders: Slots<Collider>,
     pub(crate) contacts: Slots<Contact>,
+    pub(crate) joints: Slots<Joint>,
     /// The contacts with an awake body: the only ones the narrow phase visits (the solver
     /// visits those of them in the constraint graph).
     pub(crate) awake_contacts: BitSet,
@@ -290,6 +294,7 @@ impl World {
             bodies: Slots::default(),
             colliders: Slots::default(),
             contacts: Slots::default(),
+            joints: Slots::default(),
             awake_contacts: BitSet::default(),
             graph: ConstraintGraph::default(),
             pair_map: PairMap::default(),
@@ -345,6 +350,7 @@ impl World {
         self.solve(dt, substeps);
         let t_solve = Instant::now();
         self.solve_continuous(dt);
+        self.correct_joints_after_impacts(dt / substeps as f32);
         self.hold_bodies();
         let t_continuous = Instant::now();
         self.update_sleep(dt, self.step_count);
@@ -485,12 +491,15 @@ impl World {
         Ok(BodyId::new(index, generation, self.id))
     }
 
-    /// Destroys a body and its shapes. Contacts it had end (with end events if touching) and
-    /// the bodies it touched wake up.
+    /// Destroys a body, its shapes and its joints. Contacts it had end (with end events if
+    /// touching), the bodies it touched or was jointed to wake up, and each of its joints is
+    /// reported by a [`JointEvent::DestroyedWithBody`](super::JointEvent::DestroyedWithBody)
+    /// in the next step's [`World::joint_events`].
     ///
     /// Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
     pub fn destroy_body(&mut self, id: BodyId) -> Result<(), WorldError> {
         let index = self.body_index(id)?;
+        self.destroy_body_joints(index, id);
         while self.bodies[index].contact_head != NULL {
             let key = self.bodies[index].contact_head;
             self.destroy_contact(key >> 1, true);
@@ -1185,6 +1194,7 @@ impl World {
                 }
                 key = c.edges[(key & 1) as usize].next;
             }
+            self.reset_joint_impulses(index);
         }
         let b = &mut self.bodies[index];
         let old_center = b.center;
