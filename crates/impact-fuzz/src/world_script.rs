@@ -1,14 +1,15 @@
 //! The world-script target: random sequences of world calls, the contract checked after each.
 //!
 //! A script starts from a ground and a few bodies and makes up to [`MAX_CALLS`] calls drawn
-//! from the bytes: create and destroy bodies and shapes, set velocities, transforms, gravity,
-//! speed caps, friction and restitution, apply forces, torques and impulses, and step with
-//! odd time steps and sub-step counts. Numbers are drawn around each documented range: inside
+//! from the bytes: create and destroy bodies, shapes and joints (every kind, with limits,
+//! motors, springs and break thresholds), set velocities, transforms, gravity, speed caps,
+//! friction, restitution and joint options, apply forces, torques and impulses, and step
+//! with odd time steps and sub-step counts. Numbers are drawn around each documented range: inside
 //! it, at its ends, just beyond, or wild (NaN, infinities, extremes, subnormals). After every
 //! call (issue 18's contract, `World`'s docs):
 //! - a call is accepted exactly when its numbers are within their documented ranges (a shape
-//!   may also be refused for its mass or its place), and a stale or foreign handle is
-//!   refused;
+//!   may also be refused for its mass or its place; joint calls are left to the world's
+//!   judgment), and a stale or foreign handle is refused;
 //! - a refused call changes nothing (state checksum, counts and settings as before);
 //! - every body's state is finite, its origin within `MAX_COORDINATE`, its velocities within
 //!   the speed limits, and after a step every awake dynamic body within the world's caps.
@@ -30,8 +31,9 @@ use impact2d::settings::{
     MIN_SPEED_CAP,
 };
 use impact2d::{
-    BodyDef, BodyId, BodyType, Capsule, Circle, Segment, Shape, ShapeDef, ShapeId, Vec2, World, WorldDef, WorldError,
-    make_box, make_offset_box,
+    BodyDef, BodyId, BodyType, Capsule, Circle, DistanceDef, JointDef, JointId, JointKind, MotorDef, PrismaticDef,
+    RevoluteDef, Segment, Shape, ShapeDef, ShapeId, Vec2, WeldDef, WheelDef, World, WorldDef, WorldError, make_box,
+    make_offset_box,
 };
 
 /// The most calls a script makes.
@@ -42,6 +44,8 @@ struct Script {
     world: World,
     bodies: Vec<BodyId>,
     shapes: Vec<ShapeId>,
+    /// The joints the script made (destroyed ones stay, as stale handles to try).
+    joints: Vec<JointId>,
     /// A body of another world: its handle must be refused.
     stranger: BodyId,
     /// The tier the script's numbers reached so far.
@@ -96,7 +100,8 @@ impl Script {
         world.create_shape(ground, &ShapeDef::default(), &Shape::Polygon(make_box(20.0, 1.0).ok()?)).ok()?;
         let reach = [Tier::Ordinary, Tier::Ordinary, Tier::Large, Tier::Hostile][src.below(4)];
         let shapes = world.body_shapes(ground).ok()?;
-        let mut script = Script { shapes, world, bodies: vec![ground], stranger, tier: Tier::Ordinary, reach };
+        let mut script =
+            Script { shapes, world, bodies: vec![ground], joints: vec![], stranger, tier: Tier::Ordinary, reach };
         for k in 0..2 + src.below(8) {
             let kind = if k % 4 == 3 { BodyDef::kinematic } else { BodyDef::dynamic };
             let at = Vec2::new(src.uniform(-3.0, 3.0) as f32, 0.5 + 0.8 * k as f32);
@@ -188,7 +193,9 @@ impl Script {
 
     /// Makes one call: its name, its result, and whether its numbers were all in range.
     fn call(&mut self, src: &mut Source) -> (&'static str, Result<(), WorldError>, bool) {
-        match src.below(20) {
+        match src.below(23) {
+            20 => self.create_joint(src),
+            21 | 22 if !self.joints.is_empty() => self.change_joint(src),
             0 | 1 => self.create_body(src),
             2 | 3 => self.create_shape(src),
             4 => {
@@ -296,6 +303,66 @@ impl Script {
             Err(WorldError::InvalidValue { what: "body mass" | "shape mass", .. } | WorldError::BroadPhase(_))
         );
         ("create_shape", result, ok && !refused_for_mass_or_place)
+    }
+
+    /// A joint of any kind between two of the script's bodies, its numbers drawn around the
+    /// scene (or hostile). Joint ranges are the world's to judge: the call is only checked for
+    /// changing nothing when refused and keeping every body sound when accepted.
+    fn create_joint(&mut self, src: &mut Source) -> (&'static str, Result<(), WorldError>, bool) {
+        let (a, b) = (self.pick_body(src), self.pick_body(src));
+        let (p, q) = (self.position(src), self.position(src));
+        let axis = self.vector_around(src, 1.0);
+        let (lower, upper) = (self.around(src, 10.0), self.around(src, 10.0));
+        let (speed, max) = (self.around(src, 100.0), self.around(src, 1.0e4));
+        let (hertz, damping) = (self.around(src, 60.0), self.around(src, 10.0));
+        let kind = match src.below(7) {
+            0 => JointKind::Revolute(RevoluteDef {
+                enable_limit: src.chance(1, 2),
+                lower,
+                upper,
+                enable_motor: src.chance(1, 2),
+                motor_speed: speed,
+                max_motor_torque: max,
+                enable_spring: src.chance(1, 3),
+                hertz,
+                damping_ratio: damping,
+                ..RevoluteDef::new(p)
+            }),
+            1 => JointKind::Prismatic(PrismaticDef {
+                enable_limit: src.chance(1, 2),
+                lower,
+                upper,
+                ..PrismaticDef::new(p, q, axis)
+            }),
+            2 => JointKind::Distance(DistanceDef { enable_spring: src.chance(1, 2), hertz, ..DistanceDef::new(p, q) }),
+            3 => JointKind::Weld(WeldDef::new(p)),
+            4 => JointKind::Wheel(WheelDef::new(p, q, axis)),
+            5 => JointKind::Motor(MotorDef::new(q - p, lower, max, max)),
+            _ => JointKind::Filter,
+        };
+        let mut def = JointDef::new(a, b, kind);
+        def.collide_connected = src.chance(1, 4);
+        if src.chance(1, 4) {
+            def.break_force = Some(self.around(src, 1.0e3));
+        }
+        let result = self.world.create_joint(&def).map(|j| self.joints.push(j));
+        let accepted = result.is_ok();
+        ("create_joint", result, accepted)
+    }
+
+    /// A joint's limits, motor, spring or enabled flag changed, or the joint destroyed.
+    fn change_joint(&mut self, src: &mut Source) -> (&'static str, Result<(), WorldError>, bool) {
+        let joint = self.joints[src.below(self.joints.len())];
+        let (x, y) = (self.around(src, 10.0), self.around(src, 100.0));
+        let result = match src.below(5) {
+            0 => ("set_joint_limits", self.world.set_joint_limits(joint, x, y)),
+            1 => ("set_joint_motor", self.world.set_joint_motor(joint, x, y)),
+            2 => ("set_joint_spring", self.world.set_joint_spring(joint, x, y)),
+            3 => ("set_joint_enabled", self.world.set_joint_enabled(joint, src.chance(1, 2))),
+            _ => ("destroy_joint", self.world.destroy_joint(joint)),
+        };
+        let accepted = result.1.is_ok();
+        (result.0, result.1, accepted)
     }
 
     fn step(&mut self, src: &mut Source) -> (&'static str, Result<(), WorldError>, bool) {

@@ -177,6 +177,9 @@ impl World {
     pub(crate) fn prepare_joints(&mut self, h: f32) {
         let solver = &mut self.solver;
         solver.joints.clear();
+        // The order indexes `joints`: a stale one after the last joint went would index an
+        // empty list (found by fuzzing).
+        solver.joint_order.clear();
         if self.joints.count() == 0 {
             return;
         }
