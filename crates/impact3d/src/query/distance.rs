@@ -1,0 +1,359 @@
+//! The distance between two convex shapes by GJK, in 3D.
+//!
+//! Source: Gilbert, Johnson and Keerthi, "A fast procedure for computing the distance between
+//! complex objects in three-dimensional space", 1988; van den Bergen, "A Fast and Robust GJK
+//! Implementation for Collision Detection of Convex Objects", 1999 (the termination tests);
+//! the closest point of a simplex by its Voronoi regions, as Ericson, Real-Time Collision
+//! Detection, 5.1.2, 5.1.5 and 5.1.6 (the regions Johnson's sub-algorithm enumerates, tested
+//! directly, in f64).
+//!
+//! All work happens in A's frame (B placed relative to A), and the simplex is solved in f64
+//! on differences of its vertices, so small features far from the origin are resolved as
+//! near it.
+
+use glam::DVec3;
+
+use super::error::QueryError;
+use super::proxy::ShapeProxy;
+use crate::math::{Transform, Vec3};
+use crate::settings::MAX_COORDINATE;
+
+/// GJK iterations after which the search stops where it is.
+const MAX_ITERATIONS: u32 = 64;
+
+/// Two shapes placed in the world.
+#[derive(Clone, Copy, Debug)]
+pub struct DistanceInput<'a> {
+    /// Shape A.
+    pub proxy_a: &'a ShapeProxy,
+    /// A's pose.
+    pub transform_a: Transform,
+    /// Shape B.
+    pub proxy_b: &'a ShapeProxy,
+    /// B's pose.
+    pub transform_b: Transform,
+}
+
+/// The features a query ended on (indices into the proxies' points), to start the next query
+/// on the same pair from them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimplexCache {
+    /// How many vertices (0 for a cold start, up to 4).
+    pub count: u8,
+    /// The points of A.
+    pub index_a: [u8; 4],
+    /// The points of B.
+    pub index_b: [u8; 4],
+}
+
+/// The answer of [`shape_distance`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistanceOutput {
+    /// The closest point of A's surface (meters, world).
+    pub point_a: Vec3,
+    /// The closest point of B's surface (meters, world).
+    pub point_b: Vec3,
+    /// The unit direction from A to B (zero when the shapes overlap).
+    pub normal: Vec3,
+    /// The distance between the surfaces (meters, 0 when they touch or overlap).
+    pub distance: f32,
+    /// GJK iterations.
+    pub iterations: u32,
+}
+
+/// A vertex of the simplex: the difference of a point of B and a point of A (A's frame, f64)
+/// with the points' indices.
+#[derive(Clone, Copy, Debug)]
+struct Vertex {
+    a: DVec3,
+    b: DVec3,
+    w: DVec3,
+    index_a: u8,
+    index_b: u8,
+}
+
+/// The distance between two shapes by GJK on their cores, minus their radii.
+///
+/// The cache starts the search from the features of the previous query on the same pair and
+/// is updated with the final ones (a cache with indices beyond the proxies is ignored).
+/// Overlapping cores give distance 0, a zero normal and the points where the search stopped.
+///
+/// Errors: [`QueryError::NonFinite`] for a transform that is not finite or whose rotation
+/// is not a unit quaternion, or whose position is beyond
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE).
+pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> Result<DistanceOutput, QueryError> {
+    for (xf, what) in [(input.transform_a, "transform_a"), (input.transform_b, "transform_b")] {
+        if !xf.is_valid() || xf.p.abs().max_element() > MAX_COORDINATE {
+            return Err(QueryError::NonFinite { what });
+        }
+    }
+    let relative = input.transform_a.inv_mul(input.transform_b);
+    let pair = Pair { a: input.proxy_a, b: input.proxy_b, relative };
+    let (simplex, iterations) = pair.search(cache);
+    *cache = simplex.cache();
+    let (pa, pb) = simplex.closest_points();
+    let (ra, rb) = (input.proxy_a.radius() as f64, input.proxy_b.radius() as f64);
+    let gap = pb - pa;
+    let core = gap.length();
+    let to_world = |p: DVec3| input.transform_a.apply(p.as_vec3());
+    if simplex.overlap || core == 0.0 {
+        return Ok(DistanceOutput {
+            point_a: to_world(pa),
+            point_b: to_world(pb),
+            normal: Vec3::ZERO,
+            distance: 0.0,
+            iterations,
+        });
+    }
+    let n = gap / core;
+    let distance = (core - ra - rb).max(0.0);
+    // On the surfaces; for touching rounded shapes both at the middle of the core gap.
+    let (sa, sb) = if distance > 0.0 {
+        (pa + n * ra, pb - n * rb)
+    } else {
+        let m = (pa + pb) * 0.5;
+        (m, m)
+    };
+    Ok(DistanceOutput {
+        point_a: to_world(sa),
+        point_b: to_world(sb),
+        normal: input.transform_a.q * n.as_vec3(),
+        distance: distance as f32,
+        iterations,
+    })
+}
+
+/// The two proxies, B placed in A's frame.
+struct Pair<'a> {
+    a: &'a ShapeProxy,
+    b: &'a ShapeProxy,
+    relative: Transform,
+}
+
+impl Pair<'_> {
+    fn vertex(&self, index_a: usize, index_b: usize) -> Vertex {
+        let a = self.a.points()[index_a].as_dvec3();
+        let b = self.relative.apply(self.b.points()[index_b]).as_dvec3();
+        Vertex { a, b, w: b - a, index_a: index_a as u8, index_b: index_b as u8 }
+    }
+
+    /// The support vertex of B − A along `d` (A's frame).
+    fn support(&self, d: DVec3) -> Vertex {
+        let d32 = d.as_vec3();
+        let index_a = self.a.support(-d32);
+        let index_b = self.b.support(self.relative.q.inverse() * d32);
+        self.vertex(index_a, index_b)
+    }
+
+    /// GJK from the cache (or B's first point minus A's first).
+    fn search(&self, cache: &SimplexCache) -> (Simplex, u32) {
+        let mut simplex = Simplex::default();
+        let valid = |i: u8, n: usize| (i as usize) < n;
+        for k in 0..cache.count.min(4) as usize {
+            let (ia, ib) = (cache.index_a[k], cache.index_b[k]);
+            if valid(ia, self.a.points().len()) && valid(ib, self.b.points().len()) {
+                simplex.push(self.vertex(ia as usize, ib as usize));
+            }
+        }
+        if simplex.count == 0 {
+            simplex.push(self.vertex(0, 0));
+        }
+        let mut iterations = 0;
+        while iterations < MAX_ITERATIONS {
+            iterations += 1;
+            let v = simplex.solve();
+            if simplex.overlap {
+                break;
+            }
+            let vv = v.length_squared();
+            if vv == 0.0 {
+                simplex.overlap = true;
+                break;
+            }
+            let w = self.support(-v);
+            // The same features again, or no progress toward the origin beyond round-off:
+            // v is the closest point.
+            if simplex.holds(&w) || vv - v.dot(w.w) <= 1.0e-12 * vv.max(w.w.length_squared()) {
+                break;
+            }
+            simplex.push(w);
+        }
+        (simplex, iterations)
+    }
+}
+
+/// The simplex: up to four vertices with the barycentric weights of its closest point.
+#[derive(Clone, Copy, Debug, Default)]
+struct Simplex {
+    vertices: [Option<Vertex>; 4],
+    weights: [f64; 4],
+    count: usize,
+    overlap: bool,
+}
+
+impl Simplex {
+    fn push(&mut self, v: Vertex) {
+        if self.count < 4 {
+            self.vertices[self.count] = Some(v);
+            self.count += 1;
+        }
+    }
+
+    fn get(&self, i: usize) -> Vertex {
+        self.vertices[i].unwrap_or(Vertex { a: DVec3::ZERO, b: DVec3::ZERO, w: DVec3::ZERO, index_a: 0, index_b: 0 })
+    }
+
+    fn holds(&self, v: &Vertex) -> bool {
+        (0..self.count).any(|i| {
+            let s = self.get(i);
+            s.index_a == v.index_a && s.index_b == v.index_b
+        })
+    }
+
+    fn cache(&self) -> SimplexCache {
+        let mut c = SimplexCache { count: self.count as u8, ..Default::default() };
+        for i in 0..self.count {
+            c.index_a[i] = self.get(i).index_a;
+            c.index_b[i] = self.get(i).index_b;
+        }
+        c
+    }
+
+    /// The closest points of A and B (A's frame): the weighted vertices.
+    fn closest_points(&self) -> (DVec3, DVec3) {
+        let (mut a, mut b) = (DVec3::ZERO, DVec3::ZERO);
+        for i in 0..self.count {
+            a += self.get(i).a * self.weights[i];
+            b += self.get(i).b * self.weights[i];
+        }
+        (a, b)
+    }
+
+    /// Reduces the simplex to the vertices of the feature holding its point closest to the
+    /// origin, sets their weights and returns that point. A tetrahedron holding the origin
+    /// sets `overlap`.
+    fn solve(&mut self) -> DVec3 {
+        let w: Vec<DVec3> = (0..self.count).map(|i| self.get(i).w).collect();
+        let (keep, weights): (Vec<usize>, Vec<f64>) = match self.count {
+            1 => (vec![0], vec![1.0]),
+            2 => segment(w[0], w[1], [0, 1]),
+            3 => triangle(w[0], w[1], w[2], [0, 1, 2]),
+            _ => match tetrahedron(&w) {
+                Some(found) => found,
+                None => {
+                    self.overlap = true;
+                    // Any point inside: the centroid, for closest points that mean little.
+                    self.weights = [0.25; 4];
+                    return DVec3::ZERO;
+                }
+            },
+        };
+        let old = self.vertices;
+        self.vertices = [None; 4];
+        self.weights = [0.0; 4];
+        for (k, (&i, &weight)) in keep.iter().zip(&weights).enumerate() {
+            self.vertices[k] = old[i];
+            self.weights[k] = weight;
+        }
+        self.count = keep.len();
+        (0..self.count).map(|i| self.get(i).w * self.weights[i]).sum()
+    }
+}
+
+/// The closest point to the origin of the segment (a, b): the vertices of its feature and
+/// their weights.
+fn segment(a: DVec3, b: DVec3, ids: [usize; 2]) -> (Vec<usize>, Vec<f64>) {
+    let ab = b - a;
+    let t = -a.dot(ab);
+    if t <= 0.0 {
+        return (vec![ids[0]], vec![1.0]);
+    }
+    let denom = ab.length_squared();
+    if t >= denom {
+        return (vec![ids[1]], vec![1.0]);
+    }
+    let t = t / denom;
+    (vec![ids[0], ids[1]], vec![1.0 - t, t])
+}
+
+/// The closest point to the origin of the triangle (a, b, c) by its Voronoi regions.
+fn triangle(a: DVec3, b: DVec3, c: DVec3, ids: [usize; 3]) -> (Vec<usize>, Vec<f64>) {
+    let (ab, ac, ap) = (b - a, c - a, -a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return (vec![ids[0]], vec![1.0]);
+    }
+    let bp = -b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return (vec![ids[1]], vec![1.0]);
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let v = d1 / (d1 - d3);
+        return (vec![ids[0], ids[1]], vec![1.0 - v, v]);
+    }
+    let cp = -c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return (vec![ids[2]], vec![1.0]);
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let w = d2 / (d2 - d6);
+        return (vec![ids[0], ids[2]], vec![1.0 - w, w]);
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return (vec![ids[1], ids[2]], vec![1.0 - w, w]);
+    }
+    let denom = va + vb + vc;
+    if denom <= 0.0 {
+        // Degenerate (collinear) triangle: its best edge.
+        return best_of(
+            &[segment(a, b, [ids[0], ids[1]]), segment(a, c, [ids[0], ids[2]]), segment(b, c, [ids[1], ids[2]])],
+            &[a, b, c],
+            ids.to_vec(),
+        );
+    }
+    let (v, w) = (vb / denom, vc / denom);
+    (vec![ids[0], ids[1], ids[2]], vec![1.0 - v - w, v, w])
+}
+
+/// The closest point to the origin of the tetrahedron `w`: `None` when the origin is inside.
+fn tetrahedron(w: &[DVec3]) -> Option<(Vec<usize>, Vec<f64>)> {
+    let faces = [[0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2], [1, 3, 2, 0]];
+    let mut candidates = Vec::new();
+    let mut outside_any = false;
+    for [i, j, k, opposite] in faces {
+        // The origin beyond this face (on the side away from the opposite vertex)?
+        let n = (w[j] - w[i]).cross(w[k] - w[i]);
+        let side_origin = n.dot(-w[i]);
+        let side_opposite = n.dot(w[opposite] - w[i]);
+        if side_opposite == 0.0 {
+            // A flat tetrahedron: judge by its faces only.
+            outside_any = true;
+            candidates.push(triangle(w[i], w[j], w[k], [i, j, k]));
+        } else if side_origin * side_opposite < 0.0 {
+            outside_any = true;
+            candidates.push(triangle(w[i], w[j], w[k], [i, j, k]));
+        }
+    }
+    if !outside_any {
+        return None;
+    }
+    Some(best_of(&candidates, w, (0..4).collect()))
+}
+
+/// The candidate whose point is closest to the origin.
+fn best_of(candidates: &[(Vec<usize>, Vec<f64>)], w: &[DVec3], ids: Vec<usize>) -> (Vec<usize>, Vec<f64>) {
+    let point = |(keep, weights): &(Vec<usize>, Vec<f64>)| -> DVec3 {
+        keep.iter().zip(weights).map(|(&i, &x)| w[ids.iter().position(|&id| id == i).unwrap_or(0)] * x).sum()
+    };
+    candidates
+        .iter()
+        .min_by(|x, y| point(x).length_squared().total_cmp(&point(y).length_squared()))
+        .cloned()
+        .unwrap_or((vec![ids[0]], vec![1.0]))
+}
