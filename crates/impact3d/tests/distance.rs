@@ -1,139 +1,15 @@
-//! `shape_distance` (GJK in 3D) against an independent brute-force f64 reference on seeded
-//! cases. The reference works on point sets, with no GJK and no hull:
-//! - the cores overlap exactly when no separating axis exists among the normals of every
-//!   triangle of three points of A or of B and the cross products of every pair of segments
-//!   of A and B (a superset of the axes the separating axis theorem needs for polytopes);
-//! - otherwise their distance is the least distance between a triangle (or segment, or point)
-//!   of one and a point of the other, or between a segment of each: every triangle lies in
-//!   its hull, and the closest features of two disjoint polytopes are among these.
+//! `shape_distance` (GJK in 3D) against the independent brute-force f64 reference of
+//! `support/mod.rs` on seeded cases.
 //!
 //! Tolerance: 16 f32 spacings of the largest coordinate met, as in 2D.
+
+mod support;
 
 use glam::DVec3;
 use impact3d::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn closest_on_segment(a: DVec3, b: DVec3, p: DVec3) -> DVec3 {
-    let ab = b - a;
-    let l = ab.length_squared();
-    if l == 0.0 {
-        return a;
-    }
-    a + ab * ((p - a).dot(ab) / l).clamp(0.0, 1.0)
-}
-
-/// The closest point of triangle (a, b, c) to p, by brute force: the foot on the plane if it
-/// lies inside (barycentric test), else the best of the three edges.
-fn closest_on_triangle(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> DVec3 {
-    let n = (b - a).cross(c - a);
-    let edges = [closest_on_segment(a, b, p), closest_on_segment(b, c, p), closest_on_segment(c, a, p)];
-    let mut best = edges.into_iter().min_by(|x, y| x.distance(p).total_cmp(&y.distance(p))).unwrap_or(a);
-    if n.length_squared() > 0.0 {
-        let foot = p - n * (n.dot(p - a) / n.length_squared());
-        let inside = [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| (v - u).cross(foot - u).dot(n) >= 0.0);
-        if inside && foot.distance(p) < best.distance(p) {
-            best = foot;
-        }
-    }
-    best
-}
-
-fn segment_segment(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
-    // Dense enough: the minimum of a convex function along one segment, by ternary search of
-    // the point-to-segment distance (convex in the parameter).
-    let f = |t: f64| closest_on_segment(p2, q2, p1 + (q1 - p1) * t).distance(p1 + (q1 - p1) * t);
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..200 {
-        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
-        if f(m1) < f(m2) { hi = m2 } else { lo = m1 }
-    }
-    f(0.5 * (lo + hi)).min(f(0.0)).min(f(1.0))
-}
-
-/// Overlap of the convex hulls of `a` and `b`, exactly, by separating axes.
-fn cores_overlap(a: &[DVec3], b: &[DVec3]) -> bool {
-    let mut axes = Vec::new();
-    for set in [a, b] {
-        for i in 0..set.len() {
-            for j in i + 1..set.len() {
-                for k in j + 1..set.len() {
-                    axes.push((set[j] - set[i]).cross(set[k] - set[i]));
-                }
-            }
-        }
-    }
-    let dirs = |set: &[DVec3]| {
-        let mut d = Vec::new();
-        for i in 0..set.len() {
-            for j in i + 1..set.len() {
-                d.push(set[j] - set[i]);
-            }
-        }
-        d
-    };
-    let (da, db) = (dirs(a), dirs(b));
-    for x in &da {
-        for y in &db {
-            axes.push(x.cross(*y));
-        }
-    }
-    // Lower-dimensional sets (a point, a segment against a point) need more axes: the
-    // direction between the sets' points and the perpendiculars to a segment.
-    for p in a {
-        for q in b {
-            axes.push(*q - *p);
-        }
-    }
-    for x in da.iter().chain(&db) {
-        let perp = if x.x.abs() < 0.9 { x.cross(DVec3::X) } else { x.cross(DVec3::Y) };
-        axes.push(perp);
-        axes.push(perp.cross(*x));
-    }
-    !axes.iter().filter(|n| n.length_squared() > 0.0).any(|n| {
-        let (amin, amax) =
-            a.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(n.dot(*p)), h.max(n.dot(*p))));
-        let (bmin, bmax) =
-            b.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(n.dot(*p)), h.max(n.dot(*p))));
-        amax < bmin || bmax < amin
-    })
-}
-
-/// The distance between the convex hulls of `a` and `b` (0 when they overlap).
-fn core_distance(a: &[DVec3], b: &[DVec3]) -> f64 {
-    if cores_overlap(a, b) {
-        return 0.0;
-    }
-    let mut best = f64::INFINITY;
-    let triangles = |set: &[DVec3]| {
-        let mut t = Vec::new();
-        for i in 0..set.len() {
-            for j in i..set.len() {
-                for k in j..set.len() {
-                    t.push((set[i], set[j], set[k]));
-                }
-            }
-        }
-        t
-    };
-    for (x, y) in [(a, b), (b, a)] {
-        for (p, q, r) in triangles(x) {
-            for s in y {
-                best = best.min(closest_on_triangle(p, q, r, *s).distance(*s));
-            }
-        }
-    }
-    for i in 0..a.len() {
-        for j in i + 1..a.len() {
-            for k in 0..b.len() {
-                for l in k + 1..b.len() {
-                    best = best.min(segment_segment(a[i], a[j], b[k], b[l]));
-                }
-            }
-        }
-    }
-    best
-}
+use support::core_distance;
 
 fn random_unit(rng: &mut ChaCha8Rng) -> Vec3 {
     Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))

@@ -11,4 +11,14 @@ pub enum QueryError {
         /// Which input.
         what: &'static str,
     },
+    /// A parameter outside its range.
+    #[error("{what} must be {requirement}, got {value}")]
+    OutOfRange {
+        /// Which parameter.
+        what: &'static str,
+        /// The range it must be in.
+        requirement: &'static str,
+        /// The value given.
+        value: f32,
+    },
 }

@@ -59,6 +59,16 @@ impl ShapeProxy {
         ShapeProxy { points: shape.core_points(), radius: shape.radius() }
     }
 
+    /// The proxy of a single point (meters, body coordinates), radius 0.
+    pub fn point(p: Vec3) -> ShapeProxy {
+        ShapeProxy { points: vec![p], radius: 0.0 }
+    }
+
+    /// The same core points without the radius.
+    pub fn core(&self) -> ShapeProxy {
+        ShapeProxy { points: self.points.clone(), radius: 0.0 }
+    }
+
     /// The core points (meters, body coordinates).
     #[inline]
     pub fn points(&self) -> &[Vec3] {
