@@ -154,3 +154,57 @@ pub fn core_distance(a: &[DVec3], b: &[DVec3]) -> f64 {
     }
     best
 }
+
+/// The penetration depth of the convex hulls of `a` and `b` (0 when apart): the least
+/// overlap of their projections over the axes `cores_overlap` tries, both ways. The least
+/// translation that separates two polytopes is along a face normal of their Minkowski
+/// difference (a face normal of one or the cross product of an edge of each), all among
+/// these, and no direction can give less than it.
+pub fn core_depth(a: &[DVec3], b: &[DVec3]) -> f64 {
+    if !cores_overlap(a, b) {
+        return 0.0;
+    }
+    let mut axes = Vec::new();
+    let triples = |set: &[DVec3], axes: &mut Vec<DVec3>| {
+        for i in 0..set.len() {
+            for j in i + 1..set.len() {
+                for k in j + 1..set.len() {
+                    axes.push((set[j] - set[i]).cross(set[k] - set[i]));
+                }
+            }
+        }
+    };
+    triples(a, &mut axes);
+    triples(b, &mut axes);
+    let dirs = |set: &[DVec3]| {
+        let mut d = Vec::new();
+        for i in 0..set.len() {
+            for j in i + 1..set.len() {
+                d.push(set[j] - set[i]);
+            }
+        }
+        d
+    };
+    let (da, db) = (dirs(a), dirs(b));
+    for x in &da {
+        for y in &db {
+            axes.push(x.cross(*y));
+        }
+    }
+    for x in da.iter().chain(&db) {
+        let perp = if x.x.abs() < 0.9 { x.cross(DVec3::X) } else { x.cross(DVec3::Y) };
+        axes.push(perp);
+        axes.push(perp.cross(*x));
+    }
+    axes.extend([DVec3::X, DVec3::Y, DVec3::Z]);
+    let mut best = f64::INFINITY;
+    for n in axes.iter().filter(|n| n.length_squared() > 0.0) {
+        let n = n.normalize();
+        for m in [n, -n] {
+            let high_a = a.iter().map(|p| m.dot(*p)).fold(f64::NEG_INFINITY, f64::max);
+            let low_b = b.iter().map(|p| m.dot(*p)).fold(f64::INFINITY, f64::min);
+            best = best.min(high_a - low_b);
+        }
+    }
+    best.max(0.0)
+}
