@@ -261,11 +261,14 @@ fn spinners_stay_apart_and_in_their_box() {
 ///   wall (impacts at once, again and again, until the cap) until the hit wall is carried too.
 /// - plates 514, 884: a plate wedged in its slot, its push measured at every point over a
 ///   whole step, rattled between the posts and slid out.
+/// - kinematic 2314 (beyond the 1000): a light wall flung to 660 rad/s by a heavy one, its push
+///   into the heavy one sampled in its own turning frame: impacts at once again and again until
+///   the cap, then a pusher drove one through the other.
 #[test]
 fn seeds_that_failed_pass() {
     let cases: [(Family, &[u64]); 3] = [
         (Family::Spinners, &[77, 193, 254, 407, 422, 428, 446, 504, 642, 660, 742, 969, 995]),
-        (Family::Kinematic, &[90, 257, 288, 467, 506]),
+        (Family::Kinematic, &[90, 257, 288, 467, 506, 2314]),
         (Family::Plates, &[514, 884]),
     ];
     for (family, seeds) in cases {

@@ -954,6 +954,21 @@ impl World {
             if !self.advance_level(cc, pair, s, level, first, resumed) {
                 return;
             }
+            // Two dynamic bodies after an impact, one of which turns more than a quarter turn in
+            // the rest of the step: the push is sampled in A's frame, which means nothing when
+            // a body spins that much (a light wall flung to 660 rad/s by a heavy one was an
+            // impact at once again and again, each changing nothing, until the cap, and was
+            // then driven through the other). The time of impact of the whole shapes below
+            // their gap decides first, when they are still apart.
+            let spin = |x: &Sweep| (x.a2 - x.a1).abs();
+            let apart_first = level.depth == 0
+                && s.base > 0.0
+                && a.is_dynamic()
+                && b.is_dynamic()
+                && spin(&s.sweep_a).max(spin(&s.sweep_b)) > SAMPLED_TURN_LIMIT;
+            if apart_first && self.advance_apart(cc, pair, s, resumed) {
+                return;
+            }
             let push = if level.depth == 0 { self.touching_push(cc, pair, s) } else { None };
             if let Some((point, normal)) = push {
                 // The shapes touch and push into each other: an impact now.
@@ -965,7 +980,7 @@ impl World {
             }
             // Whole shapes still apart (just after an impact): their next contact, found below
             // the gap they start with, is the answer, and no core can meet sooner.
-            if level.depth == 0 && self.advance_apart(cc, pair, s, resumed) {
+            if level.depth == 0 && !apart_first && self.advance_apart(cc, pair, s, resumed) {
                 return;
             }
             // The level touches at the start: on to the next one.
@@ -1758,6 +1773,11 @@ fn gap_change(kinematic: &Sweep, body: &Sweep, point: Vec2, normal: Vec2) -> f32
     let (on_kinematic, on_body) = (k1.apply(k0.inv_apply(p)), f1.apply(f0.inv_apply(p)));
     (on_body - on_kinematic).dot(k1.q.rotate(k0.q.inv_rotate(normal)))
 }
+
+/// The turn (radians) over the rest of the step beyond which a dynamic body's touching push
+/// is not sampled first after an impact (`World::advance`): a quarter turn, where the samples
+/// of [`CLOSING_SAMPLES`] in a frame that turns with it no longer follow the contact.
+const SAMPLED_TURN_LIMIT: f32 = std::f32::consts::FRAC_PI_2;
 
 /// The fractions of a pair's sweeps at which `World::touching_push` also measures how the gap
 /// at their contact changed: a body turning a radian or more in the rest of the step may
