@@ -38,11 +38,30 @@ impl Shape {
     /// such as (3e38, 3e38)). A non-finite position gives a non-finite box.
     pub fn aabb(&self, xf: Transform) -> Aabb {
         if !xf.q.is_unit() {
-            return match xf.q.normalized() {
-                Some(q) => self.aabb(Transform { q, ..xf }),
-                None => self.reach_aabb(xf.p),
-            };
+            return self.aabb_normalizing(xf);
         }
+        self.unit_aabb(xf)
+    }
+
+    /// [`Shape::aabb`] for a rotation that is not unit: normalized, or the box of the disc
+    /// that holds the shape at every rotation. Out of line: the rotations the world makes are
+    /// unit.
+    #[cold]
+    #[inline(never)]
+    fn aabb_normalizing(&self, xf: Transform) -> Aabb {
+        match xf.q.normalized() {
+            Some(q) => self.unit_aabb(Transform { q, ..xf }),
+            None => self.reach_aabb(xf.p),
+        }
+    }
+
+    /// [`Shape::aabb`] for a unit rotation (within 1e-4, [`Rot::is_unit`](crate::Rot::is_unit)),
+    /// without checking it: the world's body transforms, whose rotations come from
+    /// [`Rot::from_angle`](crate::Rot::from_angle) or its lane version, take this in the
+    /// step's hot loops (the check cost 1 % of a pyramid's step).
+    #[inline]
+    pub(crate) fn unit_aabb(&self, xf: Transform) -> Aabb {
+        debug_assert!(xf.q.is_unit(), "{xf:?}");
         match self {
             Shape::Circle(c) => round_aabb([xf.apply(c.center())], c.radius()),
             Shape::Capsule(c) => round_aabb([xf.apply(c.center1()), xf.apply(c.center2())], c.radius()),

@@ -86,6 +86,7 @@ pub(crate) struct CoreSeparation {
 /// Each polygon is first shrunk about the mean of its vertices by its scale (in (0, 1]; 1
 /// keeps it whole): shrinking by `s` about `c` moves the polygon's extent along any axis to
 /// `c + s (extent - c)`, so the shrunk pair costs no more than the whole one.
+#[inline]
 pub(crate) fn core_separation(
     poly_a: &Polygon,
     xf_a: Transform,
