@@ -1,8 +1,9 @@
 //! Pairwise queries in 3D on shape proxies. This round: GJK distance, EPA penetration, linear
-//! shape casts, ray casts and the swept-AABB time of impact; SAT and the rotation-safe time of
-//! impact come next (issue 20).
+//! shape casts, ray casts, the swept-AABB time of impact and the time of impact by
+//! conservative advancement; SAT and the certified bilateral advancement come next (issue 20).
 
 mod aabb_toi;
+mod conservative;
 mod distance;
 mod epa;
 mod error;
@@ -10,6 +11,7 @@ mod proxy;
 mod shape_cast;
 
 pub use aabb_toi::{AabbToi, AabbToiState, aabb_time_of_impact};
+pub use conservative::{CA_MAX_ITERATIONS, ToiOutput, ToiState, conservative_advancement};
 pub use distance::{DistanceInput, DistanceOutput, SimplexCache, shape_distance};
 pub use epa::{Penetration, penetration};
 pub use error::QueryError;
