@@ -71,11 +71,13 @@ pub fn conservative_advancement(
     if !(0.0..=1.0).contains(&t_max) {
         return Err(QueryError::OutOfRange { what: "t_max", requirement: "in [0, 1]", value: t_max });
     }
-    if !(tolerance > 0.0 && tolerance.is_finite()) {
+    let positive = tolerance > 0.0 && tolerance.is_finite();
+    if !positive {
         return Err(QueryError::OutOfRange { what: "tolerance", requirement: "positive", value: tolerance });
     }
     let radii = proxy_a.radius() + proxy_b.radius();
-    if !(target + tolerance > -radii) || !target.is_finite() {
+    let reaches = target.is_finite() && target + tolerance > -radii;
+    if !reaches {
         return Err(QueryError::OutOfRange {
             what: "target",
             requirement: "above -(radius_a + radius_b + tolerance)",
