@@ -4,6 +4,28 @@
 //! as dissected in "Time of Impact between two moving AABBs" (the interval form used here
 //! handles zero displacement on an axis).
 
+/// What happens to two translating boxes over the motion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AabbToiState {
+    /// The boxes overlap or touch at t = 0.
+    Overlapped,
+    /// The boxes first touch at `t`.
+    Hit,
+    /// The boxes never touch for t ∈ [0, 1].
+    Separated,
+}
+
+/// The result of a swept-AABB time of impact (`aabb_time_of_impact` in `impact2d` and
+/// `impact3d`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AabbToi {
+    /// What happens.
+    pub state: AabbToiState,
+    /// The fraction of the displacements at which the boxes first touch: 0 when
+    /// overlapped, 1 when separated.
+    pub t: f32,
+}
+
 /// The first time t in [0, 1] at which box B, moving by `velocity` relative to box A,
 /// touches A (boxes are closed: touching counts), or `None` when it does not. Boxes are
 /// given per axis as `[lower, upper]` bounds (meters); the caller checks finiteness and

@@ -2,9 +2,15 @@
 //! knows whether space has two dimensions or three (no `cfg(feature = "dim3")` anywhere).
 //!
 //! - [`trig`]: deterministic cosine and sine (bit-identical on every platform);
-//! - [`interval`]: when two translating boxes first touch (swept-AABB time of impact).
+//! - [`interval`]: when two translating boxes first touch (swept-AABB time of impact);
+//! - [`error`]: the error every query returns ([`QueryError`]);
+//! - [`toi`]: what a time of impact query can find ([`ToiState`]).
 
+pub mod error;
 pub mod interval;
+pub mod toi;
 pub mod trig;
 
+pub use error::QueryError;
+pub use toi::ToiState;
 pub use trig::cos_sin;

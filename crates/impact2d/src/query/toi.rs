@@ -23,18 +23,7 @@ use super::separation::{MinSeparation, SeparationFunction};
 use crate::math::{Sweep, SweepEval, Transform, Vec2};
 use crate::settings::{MAX_POLYGON_VERTICES, TOI_MAX_ITERATIONS, TOI_MAX_ROOT_ITERATIONS};
 
-/// How a time of impact query ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ToiState {
-    /// The gap reaches the target band at `t`, and was never below it before.
-    Hit,
-    /// The gap stays above the target band over [0, t_max].
-    Separated,
-    /// The shapes overlap (gap below zero) at t = 0.
-    Overlapped,
-    /// The iteration budget ran out; `t` is the last time known to be safe.
-    Failed,
-}
+pub use impact_core::ToiState;
 
 /// The result of a time of impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -8,26 +8,7 @@ use super::error::QueryError;
 use crate::geometry::Aabb;
 use crate::math::Vec3;
 
-/// What happens to two translating boxes over the motion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AabbToiState {
-    /// The boxes overlap or touch at t = 0.
-    Overlapped,
-    /// The boxes first touch at `t`.
-    Hit,
-    /// The boxes never touch for t ∈ [0, 1].
-    Separated,
-}
-
-/// The result of [`aabb_time_of_impact`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AabbToi {
-    /// What happens.
-    pub state: AabbToiState,
-    /// The fraction of the displacements at which the boxes first touch: 0 when
-    /// overlapped, 1 when separated.
-    pub t: f32,
-}
+pub use impact_core::interval::{AabbToi, AabbToiState};
 
 /// When do box `a` moving by `delta_a` and box `b` moving by `delta_b` (meters, over
 /// t ∈ [0, 1]) first touch? Boxes are closed: touching counts.

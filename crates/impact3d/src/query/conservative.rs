@@ -15,18 +15,7 @@ use crate::settings::MAX_COORDINATE;
 /// Steps after which conservative advancement gives up with `Failed` (and the last safe time).
 pub const CA_MAX_ITERATIONS: u32 = 1000;
 
-/// What a time of impact query found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ToiState {
-    /// The surfaces overlap at t = 0.
-    Overlapped,
-    /// The gap comes within the band around the target at `t`.
-    Hit,
-    /// The gap stays above the band up to `t_max`.
-    Separated,
-    /// The search gave up at `t`, before which there is no contact.
-    Failed,
-}
+pub use impact_core::ToiState;
 
 /// The answer of a time of impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]
