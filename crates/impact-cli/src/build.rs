@@ -1,9 +1,10 @@
 //! A validated scene made into an impact2d [`World`]: every body and every shape, in the
 //! scene's order, with the handles that connect the two.
 
-use impact2d::{BodyId, Shape, ShapeId, World, WorldDef, WorldError};
+use impact2d::{BodyId, JointId, Shape, ShapeId, World, WorldDef, WorldError};
 use thiserror::Error;
 
+use crate::scene::joints::{field_of, joint_path};
 use crate::scene::{BodyType, FieldPath, PathStep, ValidScene, ValidationError};
 
 /// A world built from a scene, with the handle of every body and shape the scene lists.
@@ -15,6 +16,8 @@ pub struct SceneWorld {
     pub bodies: Vec<BodyId>,
     /// `shapes[i][j]`: the handles of shape `j` of body `i` (one, or one per chain link).
     pub shapes: Vec<Vec<Vec<ShapeId>>>,
+    /// `joints[i]`: the handle of the scene's joint `i`.
+    pub joints: Vec<JointId>,
 }
 
 /// A scene the world refused. [`crate::scene::Scene::validate`] checks every field against
@@ -64,7 +67,8 @@ impl BuildError {
 }
 
 /// Builds the world of `scene`: its gravity, speed caps and continuous collision setting
-/// and, in order, each body with its shapes (a body's user data is its index in the scene).
+/// and, in order, each body with its shapes (a body's user data is its index in the scene),
+/// then each joint (its user data its index).
 /// Contacts start at the first step.
 ///
 /// Errors: [`BuildError`] naming the body or shape the world refused (`scene` for the world's
@@ -96,7 +100,31 @@ pub fn build_world(scene: &ValidScene) -> Result<SceneWorld, BuildError> {
         bodies.push(id);
         shapes.push(ids);
     }
-    Ok(SceneWorld { world, bodies, shapes })
+    let mut joints = Vec::with_capacity(s.joints.len());
+    for (i, joint) in s.joints.iter().enumerate() {
+        let (a, b) = scene.joint_bodies(i);
+        let def = impact2d::JointDef {
+            collide_connected: joint.collide_connected,
+            break_force: joint.break_force,
+            break_torque: joint.break_torque,
+            user_data: i as u64,
+            ..impact2d::JointDef::new(bodies[a], bodies[b], joint.kind())
+        };
+        let made = world.create_joint(&def).map_err(|source| {
+            // At the field the world's message names, when it names one.
+            let path = joint_path(i);
+            let path = match &source {
+                WorldError::InvalidValue { what, .. } => match field_of(what, joint) {
+                    Some(key) => path.key(key),
+                    None => path,
+                },
+                _ => path,
+            };
+            BuildError { path, source }
+        })?;
+        joints.push(made);
+    }
+    Ok(SceneWorld { world, bodies, shapes, joints })
 }
 
 /// The world's definition of a scene body (its shapes are attached separately).

@@ -16,6 +16,7 @@
 //!
 //! Units: meters, kilograms, seconds, radians; y up.
 
+pub(crate) mod joints;
 mod read;
 
 use std::fmt;
@@ -31,6 +32,7 @@ use thiserror::Error;
 
 use crate::json;
 pub use crate::json::Pos;
+pub use joints::{JOINT_TYPES, JointDef};
 
 /// The defaults of every optional field, in one place (the reader, the serializer and the
 /// documentation agree on them).
@@ -97,6 +99,9 @@ pub struct Scene {
     pub enable_continuous: bool,
     /// The bodies, in order.
     pub bodies: Vec<BodyDef>,
+    /// The joints between named bodies, in order (`docs/scene-format.md`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<JointDef>,
 }
 
 /// How a body moves.
@@ -421,9 +426,16 @@ pub struct ValidScene {
     scene: Scene,
     /// `built[body][shape]`: the impact2d shapes of each shape definition.
     built: Vec<Vec<Vec<Shape>>>,
+    /// `joint_bodies[joint]`: the scene indices of each joint's bodies A and B.
+    joint_bodies: Vec<(usize, usize)>,
 }
 
 impl ValidScene {
+    /// The scene indices of joint `i`'s bodies A and B.
+    pub fn joint_bodies(&self, i: usize) -> (usize, usize) {
+        self.joint_bodies[i]
+    }
+
     /// The scene as given.
     pub fn scene(&self) -> &Scene {
         &self.scene
@@ -533,6 +545,7 @@ impl Scene {
             max_angular_speed: defaults::MAX_ANGULAR_SPEED,
             enable_continuous: true,
             bodies: Vec::new(),
+            joints: Vec::new(),
         }
     }
 
@@ -550,8 +563,10 @@ impl Scene {
     /// `settings::MAX_GRAVITY_SCALE`, a safety factor not above 0 and at most 1, a static body
     /// with a velocity, shapes the impact2d constructors refuse, density, friction or
     /// restitution outside 0 to `settings::MAX_DENSITY`, `MAX_FRICTION`, `MAX_RESTITUTION`;
-    /// then what only the world refuses (a body heavier than `settings::MAX_BODY_MASS`), at the
-    /// field of the body or shape it names.
+    /// a joint naming no body or an ambiguous one, a body jointed to itself, or a joint
+    /// without the anchors or axis its type needs; then what only the world refuses (a body
+    /// heavier than `settings::MAX_BODY_MASS`, a joint's anchor, axis, limits, motor or spring
+    /// out of range), at the field of the body, shape or joint it names.
     pub fn validate(&self) -> Result<ValidScene, ValidationError> {
         let valid = self.validate_fields()?;
         crate::build::build_world(&valid).map_err(|error| error.into_validation())?;
@@ -585,7 +600,14 @@ impl Scene {
             .enumerate()
             .map(|(i, body)| validate_body(body, &bodies.then(PathStep::Index(i))))
             .collect::<Result<_, _>>()?;
-        Ok(ValidScene { scene: self.clone(), built })
+        let names: Vec<&str> = self.bodies.iter().map(|b| b.name.as_str()).collect();
+        let joint_bodies = self
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(i, joint)| joint.resolve(&names, &joints::joint_path(i)))
+            .collect::<Result<_, _>>()?;
+        Ok(ValidScene { scene: self.clone(), built, joint_bodies })
     }
 
     /// The scene in the file format: indented JSON that [`parse_scene`] reads back to an

@@ -36,6 +36,8 @@ pub struct Simulation {
     substeps: u32,
     names: Vec<String>,
     types: Vec<BodyType>,
+    /// Each joint's name and type, in the scene's order.
+    joints: Vec<(String, String)>,
     built: SceneWorld,
     profiles: Vec<StepProfile>,
     touching: Vec<u32>,
@@ -68,6 +70,7 @@ impl Simulation {
             substeps: s.substeps,
             names: s.bodies.iter().map(|b| b.name.clone()).collect(),
             types: s.bodies.iter().map(|b| b.body_type).collect(),
+            joints: s.joints.iter().map(|j| (j.name.clone(), j.joint_type.clone())).collect(),
             built,
             profiles: Vec::new(),
             touching: Vec::new(),
@@ -188,7 +191,8 @@ impl Simulation {
 
     /// The trace line of the current step: `{"step": k, "time": t, "positions": [[x, y,
     /// angle], ...]}`, every body in the scene's order, its position being the body origin
-    /// (m) and its angle in radians.
+    /// (m) and its angle in radians; in a scene with joints also `"joints": [[ax, ay, bx,
+    /// by, broken], ...]`, each joint's world anchors on A and B (m) and 1 when it broke.
     pub fn trace_line(&self) -> String {
         let w = &self.built.world;
         let positions: Vec<[f32; 3]> = self
@@ -200,7 +204,12 @@ impl Simulation {
                 [p.x, p.y, w.angle(id).unwrap_or(0.0)]
             })
             .collect();
-        let line = TraceLine { step: self.steps(), time: self.time(), positions };
+        let joints = self
+            .joint_states()
+            .into_iter()
+            .map(|j| [j.anchor_a[0], j.anchor_a[1], j.anchor_b[0], j.anchor_b[1], f32::from(u8::from(j.broken))])
+            .collect();
+        let line = TraceLine { step: self.steps(), time: self.time(), positions, joints };
         serde_json::to_string(&line).expect("trace lines always serialize")
     }
 
@@ -232,8 +241,29 @@ impl Simulation {
             substeps: self.substeps,
             simulated_time: self.time(),
             bodies,
+            joints: self.joint_states(),
             statistics: self.statistics(),
         }
+    }
+
+    /// Every joint now: its world anchors and whether it broke.
+    pub fn joint_states(&self) -> Vec<JointSummary> {
+        let w = &self.built.world;
+        self.built
+            .joints
+            .iter()
+            .zip(&self.joints)
+            .map(|(&id, (name, joint_type))| {
+                let (a, b) = w.joint_world_anchors(id).unwrap_or((Vec2::ZERO, Vec2::ZERO));
+                JointSummary {
+                    name: name.clone(),
+                    joint_type: joint_type.clone(),
+                    anchor_a: [a.x, a.y],
+                    anchor_b: [b.x, b.y],
+                    broken: !w.is_joint_enabled(id).unwrap_or(true),
+                }
+            })
+            .collect()
     }
 
     fn statistics(&self) -> Statistics {
@@ -280,6 +310,8 @@ struct TraceLine {
     step: u32,
     time: f64,
     positions: Vec<[f32; 3]>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    joints: Vec<[f32; 5]>,
 }
 
 /// The end of a run: what `impact run --summary` writes.
@@ -297,8 +329,27 @@ pub struct Summary {
     pub simulated_time: f64,
     /// Every body at the end, in the scene's order.
     pub bodies: Vec<BodySummary>,
+    /// Every joint at the end, in the scene's order (left out without joints).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<JointSummary>,
     /// What the steps cost and found.
     pub statistics: Statistics,
+}
+
+/// A joint at the end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JointSummary {
+    /// Its name in the scene (may be empty).
+    pub name: String,
+    /// Its type (`revolute`, ...).
+    #[serde(rename = "type")]
+    pub joint_type: String,
+    /// Its anchor on A in the world (m).
+    pub anchor_a: [f32; 2],
+    /// Its anchor on B in the world (m).
+    pub anchor_b: [f32; 2],
+    /// Whether it broke (its reaction passed a break threshold).
+    pub broken: bool,
 }
 
 /// A body at the end of a run.

@@ -258,11 +258,24 @@ fn documented_scenes() -> Vec<String> {
 }
 
 /// The examples of docs/scene-format.md read as documented: the full and the short form of
-/// the first are the same scene, and the tumbling shapes stay inside their chain box.
+/// the first are the same scene, the tumbling shapes stay inside their chain box, and the
+/// jointed arm keeps its pin and its rope.
 #[test]
 fn documented_examples_read_and_run() {
     let examples = documented_scenes();
-    assert_eq!(examples.len(), 3);
+    assert_eq!(examples.len(), 4);
+    let jointed = parse_scene(&examples[3]).unwrap();
+    let mut run = impact_cli::simulation::Simulation::new(&jointed).unwrap();
+    for _ in 0..120 {
+        run.step().unwrap();
+    }
+    let summary = run.summary();
+    let pin = &summary.joints[0];
+    let gap = ((pin.anchor_a[0] - pin.anchor_b[0]).powi(2) + (pin.anchor_a[1] - pin.anchor_b[1]).powi(2)).sqrt();
+    assert!(gap < 1e-3 && !pin.broken, "{summary:?}");
+    let rope = &summary.joints[1];
+    let length = ((rope.anchor_a[0] - rope.anchor_b[0]).powi(2) + (rope.anchor_a[1] - rope.anchor_b[1]).powi(2)).sqrt();
+    assert!((0.5 - 1e-3..=2.5 + 1e-3).contains(&length), "rope {length}");
     let scenes: Vec<_> = examples.iter().map(|text| parse_scene(text).unwrap()).collect();
     assert!(scenes[0].scene() == scenes[1].scene(), "{:?}\n{:?}", scenes[0].scene(), scenes[1].scene());
 

@@ -5,6 +5,7 @@ use std::fmt;
 
 use impact2d::Vec2;
 
+use super::joints::{JOINT_FIELDS, JOINT_TYPES, JointDef};
 use super::{BodyDef, BodyType, FieldPath, Geometry, PathStep, Scene, SceneError, ShapeDef, defaults};
 use crate::json::{Member, Node, Pos, Value};
 
@@ -20,6 +21,7 @@ const SCENE_FIELDS: &[&str] = &[
     "max_angular_speed",
     "enable_continuous",
     "bodies",
+    "joints",
 ];
 
 /// The fields of a body object.
@@ -74,6 +76,40 @@ pub(super) fn scene(root: &Node) -> Result<Scene, SceneError> {
         max_angular_speed: fields.optional("max_angular_speed", defaults::MAX_ANGULAR_SPEED, number)?,
         enable_continuous: fields.optional("enable_continuous", true, boolean)?,
         bodies: fields.optional("bodies", Vec::new(), |node, at| list(node, at, body))?,
+        joints: fields.optional("joints", Vec::new(), |node, at| list(node, at, joint))?,
+    })
+}
+
+fn joint(node: &Node, at: &Loc) -> Result<JointDef, SceneError> {
+    let fields = Fields::of(node, at)?;
+    fields.reject_unknown(JOINT_FIELDS, "a joint")?;
+    let joint_type = fields.required("type", |n, at| name_in(n, at, JOINT_TYPES, "joint type"))?;
+    let d = JointDef::new(joint_type, &fields.required("body_a", string)?, &fields.required("body_b", string)?);
+    let some_vec2 = |n: &Node, at: &Loc| vec2(n, at).map(Some);
+    let some_number = |n: &Node, at: &Loc| number(n, at).map(Some);
+    Ok(JointDef {
+        name: fields.optional("name", d.name.clone(), string)?,
+        anchor: fields.optional("anchor", None, some_vec2)?,
+        anchor_a: fields.optional("anchor_a", None, some_vec2)?,
+        anchor_b: fields.optional("anchor_b", None, some_vec2)?,
+        axis: fields.optional("axis", None, some_vec2)?,
+        length: fields.optional("length", None, some_number)?,
+        lower: fields.optional("lower", 0.0, number)?,
+        upper: fields.optional("upper", 0.0, number)?,
+        enable_limit: fields.optional("enable_limit", false, boolean)?,
+        enable_motor: fields.optional("enable_motor", false, boolean)?,
+        motor_speed: fields.optional("motor_speed", 0.0, number)?,
+        max_motor_torque: fields.optional("max_motor_torque", 0.0, number)?,
+        max_motor_force: fields.optional("max_motor_force", 0.0, number)?,
+        enable_spring: fields.optional("enable_spring", false, boolean)?,
+        hertz: fields.optional("hertz", 0.0, number)?,
+        damping_ratio: fields.optional("damping_ratio", 0.0, number)?,
+        linear_offset: fields.optional("linear_offset", Vec2::ZERO, vec2)?,
+        angular_offset: fields.optional("angular_offset", 0.0, number)?,
+        collide_connected: fields.optional("collide_connected", false, boolean)?,
+        break_force: fields.optional("break_force", None, some_number)?,
+        break_torque: fields.optional("break_torque", None, some_number)?,
+        ..d
     })
 }
 
