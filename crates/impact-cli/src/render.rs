@@ -111,6 +111,12 @@ pub fn render(
             }
         }
     }
+    for (a, b) in &f.joints {
+        let (a, b) = (canvas.view.to_screen(*a), canvas.view.to_screen(*b));
+        canvas.line(&[a, b], false, STYLE.line, PALETTE.joint, 1.0);
+        canvas.disc(a, STYLE.dot, PALETTE.joint, 1.0);
+        canvas.disc(b, STYLE.dot, PALETTE.joint, 1.0);
+    }
     if layers.contacts {
         for c in &f.contacts {
             let p = canvas.view.to_screen(c.point);

@@ -129,6 +129,9 @@ pub struct Frame {
     /// The frame had more contact points than the replay's budget
     /// ([`Replay::set_contact_budget`]) and records none.
     pub contacts_left_out: bool,
+    /// Each joint's world anchors on A and B (m), in the scene's order; broken joints are
+    /// left out.
+    pub joints: Vec<(Vec2, Vec2)>,
 }
 
 /// A body as a replay draws it.
@@ -199,6 +202,8 @@ pub struct Palette {
     pub contact: &'static str,
     /// Time-of-impact events.
     pub toi: &'static str,
+    /// Joints: the line between their anchors.
+    pub joint: &'static str,
 }
 
 /// The colors.
@@ -212,6 +217,7 @@ pub const PALETTE: Palette = Palette {
     outline: "#2c2f36",
     contact: "#1a9e50",
     toi: "#d62ad6",
+    joint: "#7a5c2e",
 };
 
 /// Sizes on screen, in pixels, whatever the zoom.
@@ -359,7 +365,25 @@ impl Replay {
             contacts,
             tois: tois.to_vec(),
             contacts_left_out: left_out,
+            joints: Vec::new(),
         });
+        Ok(())
+    }
+
+    /// Adds the joints of the last frame: each joint's world anchors on A and B (meters),
+    /// drawn as a line between them.
+    ///
+    /// Errors: [`ReplayError::NonFinite`] for a NaN or infinite anchor;
+    /// [`ReplayError::PoseCount`] before any frame.
+    pub fn push_joints(&mut self, joints: &[(Vec2, Vec2)]) -> Result<(), ReplayError> {
+        let frame = self.frames.len();
+        let Some(last) = self.frames.last_mut() else {
+            return Err(ReplayError::PoseCount { frame, poses: 0, bodies: self.bodies.len() });
+        };
+        if let Some(i) = joints.iter().position(|(a, b)| !a.is_finite() || !b.is_finite()) {
+            return Err(ReplayError::NonFinite { frame: frame - 1, what: format!("joint {i}") });
+        }
+        last.joints = joints.to_vec();
         Ok(())
     }
 
@@ -576,6 +600,9 @@ struct TraceFrame {
     /// 1 when the contacts were left out.
     #[serde(rename = "x", skip_serializing_if = "is_false")]
     contacts_left_out: bool,
+    /// Joints: the anchors on A and B (x, y, x, y each).
+    #[serde(rename = "j", skip_serializing_if = "Vec::is_empty")]
+    joints: Vec<f32>,
 }
 
 impl TraceFrame {
@@ -598,6 +625,11 @@ impl TraceFrame {
             contacts: flat(&mut frame.contacts.iter().map(|c| (c.point, c.normal))),
             tois: flat(&mut frame.tois.iter().map(|e| (e.point, e.normal))),
             contacts_left_out: frame.contacts_left_out,
+            joints: frame
+                .joints
+                .iter()
+                .flat_map(|(a, b)| [meters(a.x), meters(a.y), meters(b.x), meters(b.y)])
+                .collect(),
         }
     }
 }

@@ -216,6 +216,7 @@ impl Outputs {
         let first = frame_of(sim, args.replay.is_some(), 0);
         if args.replay.is_some() {
             replay.push_frame(0.0, &first.poses, &first.contacts, &first.tois).expect("world poses are finite");
+            replay.push_joints(&first.joints).expect("world anchors are finite");
         }
         let bounds = frame_bounds(replay.bodies(), &first);
         let size = bounds.upper - bounds.lower;
@@ -257,6 +258,7 @@ impl Outputs {
             self.replay
                 .push_frame(frame.time, &frame.poses, &frame.contacts, &frame.tois)
                 .expect("world poses are finite");
+            self.replay.push_joints(&frame.joints).expect("world anchors are finite");
             self.last_replay_step = self.step;
         }
         frame.tois = sim.tois_since(self.step - 1);
@@ -332,6 +334,12 @@ fn frame_of(sim: &Simulation, contacts: bool, since: u32) -> Frame {
         contacts: if contacts { sim.contacts() } else { Vec::new() },
         tois: sim.tois_since(since),
         contacts_left_out: false,
+        joints: sim
+            .joint_states()
+            .into_iter()
+            .filter(|j| !j.broken)
+            .map(|j| (impact2d::Vec2::from(j.anchor_a), impact2d::Vec2::from(j.anchor_b)))
+            .collect(),
     }
 }
 

@@ -146,3 +146,50 @@ fn bad_joints_are_refused_where_they_are_wrong() {
     let error = parse_scene(&twice).unwrap_err();
     assert!(error.path == "joints[0].body_a" && error.message.contains("2 bodies are named"), "{error}");
 }
+
+/// Replays and PNG frames draw joints: the trace of a jointed scene carries each frame's
+/// anchors (`"j"`), and a frame drawn with its joints differs from the same frame without them
+/// only by pixels of the joint color, along the lines between the anchors.
+#[test]
+fn replays_and_pictures_draw_joints() {
+    use impact_cli::render::{Layers, render};
+    use impact_cli::replay::{Replay, frame_bounds};
+    let joints = r#"[{"name": "rope", "type": "distance", "body_a": "a", "body_b": "ball", "anchor_a": [0.5, 4], "anchor_b": [4, 4]}]"#;
+    let valid = parse_scene(&scene(joints)).unwrap();
+    let mut run = Simulation::new(&valid).unwrap();
+    let mut replay = Replay::new(&valid);
+    for _ in 0..10 {
+        run.step().unwrap();
+        let anchors: Vec<_> = run
+            .joint_states()
+            .iter()
+            .map(|j| (impact2d::Vec2::from(j.anchor_a), impact2d::Vec2::from(j.anchor_b)))
+            .collect();
+        replay.push_frame(run.time() as f32, &run.poses(), &[], &[]).unwrap();
+        replay.push_joints(&anchors).unwrap();
+    }
+    assert!(replay.to_html().contains(r#""j":["#));
+    let with = replay.frames().last().unwrap().clone();
+    let without = impact_cli::replay::Frame { joints: Vec::new(), ..with.clone() };
+    let bounds = frame_bounds(replay.bodies(), &with);
+    let draw = |f| render(replay.bodies(), f, bounds, 400, 300, Layers::default()).unwrap();
+    let (a, b) = (draw(&with), draw(&without));
+    let joint = [0x7a, 0x5c, 0x2e];
+    let (mut changed, mut joint_colored) = (0, 0);
+    for (p, q) in a.pixels().iter().zip(b.pixels()) {
+        if p != q {
+            changed += 1;
+            let c = p.demultiply();
+            if [c.red(), c.green(), c.blue()].iter().zip(joint).all(|(x, y)| (*x as i32 - y).abs() < 40) {
+                joint_colored += 1;
+            }
+        }
+    }
+    assert!(
+        changed > 100 && joint_colored * 10 > changed * 7,
+        "{changed} pixels changed, {joint_colored} of the joint's color"
+    );
+    // A replay refuses non-finite anchors.
+    let nan = impact2d::Vec2::new(f32::NAN, 0.0);
+    assert!(replay.push_joints(&[(nan, nan)]).is_err());
+}
