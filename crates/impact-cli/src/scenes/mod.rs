@@ -1,10 +1,12 @@
 //! The built-in scenes, one file per family: the seeds' scenarios (`seeds.rs`), Box2D's
-//! continuous samples re-created (`continuous.rs`), the benchmark scenes (`benchmarks.rs`) and
-//! the showcase (`showcase.rs`). `impact list` prints them and `impact export` writes one as a
+//! continuous samples re-created (`continuous.rs`), scenes built with joints (`joints.rs`), the
+//! benchmark scenes (`benchmarks.rs`, and the joint grid of `joints.rs`) and the showcase
+//! (`showcase.rs`). `impact list` prints them and `impact export` writes one as a
 //! scene file.
 
 mod benchmarks;
 mod continuous;
+mod joints;
 mod seeds;
 mod showcase;
 
@@ -118,6 +120,42 @@ pub const ALL: &[BuiltIn] = &[
         build: continuous::pinball,
     },
     BuiltIn {
+        name: "chain",
+        family: "joints",
+        description: "a 50-link chain of revolute joints, released level, swings down onto a peg",
+        build: joints::chain,
+    },
+    BuiltIn {
+        name: "wrecking_ball",
+        family: "joints",
+        description: "a 500 kg ball on a 6 m rope (a distance joint) swings into a wall of boxes",
+        build: joints::wrecking_ball,
+    },
+    BuiltIn {
+        name: "bridge",
+        family: "joints",
+        description: "a hanging bridge of 30 planks on revolute joints; a 100 kg ball rolls across it at 14 m/s",
+        build: joints::bridge,
+    },
+    BuiltIn {
+        name: "elevator",
+        family: "joints",
+        description: "a platform on a prismatic joint driven up 8 m by its motor, three crates riding on it",
+        build: joints::elevator,
+    },
+    BuiltIn {
+        name: "car",
+        family: "joints",
+        description: "a car on two sprung wheel joints, the rear one driven by its motor, over a road of bumps",
+        build: joints::car,
+    },
+    BuiltIn {
+        name: "ragdoll_cannon",
+        family: "joints",
+        description: "three ragdolls of capsules on limited revolute joints fired at 60, 100 and 150 m/s into walls 1 cm thick",
+        build: joints::ragdoll_cannon,
+    },
+    BuiltIn {
         name: "large_pyramid",
         family: "benchmark",
         description: "a pyramid of 5050 unit boxes on a base of 100, sleep off",
@@ -140,6 +178,12 @@ pub const ALL: &[BuiltIn] = &[
         family: "benchmark",
         description: "an 8 m box at 40 m/s into 120 by 80 sleeping 0.4 m boxes, no gravity",
         build: benchmarks::smash,
+    },
+    BuiltIn {
+        name: "joint_grid",
+        family: "benchmark",
+        description: "Box2D's joint grid: 30 x 30 bodies, each pinned to its upper and left neighbors, the top row to the world",
+        build: joints::joint_grid,
     },
     BuiltIn {
         name: "showcase",

@@ -138,10 +138,17 @@ pub(crate) fn order_for_projection(
             }
         }
     }
+    // Shock propagation holds the body nearer a root; between two roots (a bridge) that would
+    // push every joint's error to where the levels meet (a bridge of 30 planks opened 10 cm
+    // in the middle), so a component with more than one root is projected plainly, both
+    // bodies moving by their masses.
+    let several_roots = components_with_several_roots(joints, state_count, level);
     for c in joints.iter_mut() {
         let (la, lb) = (level[c.a], level[c.b]);
         c.level = la.min(lb);
-        c.held = if la < lb {
+        c.held = if several_roots[c.a] {
+            Held::Neither
+        } else if la < lb {
             Held::A
         } else if lb < la {
             Held::B
@@ -152,6 +159,41 @@ pub(crate) fn order_for_projection(
     order.clear();
     order.extend(0..joints.len() as u32);
     order.sort_by_key(|&k| joints[k as usize].level);
+}
+
+/// For each state: whether its component (the states linked by `joints`) holds more than one
+/// root (level 0).
+fn components_with_several_roots(joints: &[JointConstraint], state_count: usize, level: &[u32]) -> Vec<bool> {
+    let mut parent: Vec<usize> = (0..state_count).collect();
+    fn find(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for c in joints {
+        let (ra, rb) = (find(&mut parent, c.a), find(&mut parent, c.b));
+        if ra != rb {
+            parent[ra.max(rb)] = ra.min(rb);
+        }
+    }
+    // Roots are counted once each; the still state (index 0, static and kinematic bodies)
+    // counts once per joint that reaches it, as each such joint is a separate anchorage.
+    let mut roots = vec![0u32; state_count];
+    for (s, &l) in level.iter().enumerate().skip(1) {
+        if l == 0 {
+            let r = find(&mut parent, s);
+            roots[r] += 1;
+        }
+    }
+    for c in joints {
+        if c.a == 0 || c.b == 0 {
+            let r = find(&mut parent, 0);
+            roots[r] += 1;
+        }
+    }
+    (0..state_count).map(|s| roots[find(&mut parent, s)] > 1).collect()
 }
 
 /// What the passes need of the step: the sub-step (seconds) and its inverse.
