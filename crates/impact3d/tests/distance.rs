@@ -9,12 +9,7 @@ use glam::DVec3;
 use impact3d::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use support::core_distance;
-
-fn random_unit(rng: &mut ChaCha8Rng) -> Vec3 {
-    Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
-        .normalize_or(Vec3::X)
-}
+use support::{core_distance, random_unit};
 
 fn random_proxy(rng: &mut ChaCha8Rng, size: f32) -> ShapeProxy {
     let count = match rng.random_range(0..6) {

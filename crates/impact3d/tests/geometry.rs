@@ -3,16 +3,14 @@
 //! AABBs holding every core point grown by the radius (and as small as that); ray casts
 //! against AABBs by dense sampling; constructors refusing bad input with its reason.
 
+mod support;
+
 use glam::{DQuat, DVec3};
 use impact3d::*;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn random_unit(rng: &mut ChaCha8Rng) -> Vec3 {
-    Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
-        .normalize_or(Vec3::X)
-}
+use support::random_unit;
 
 fn random_quat(rng: &mut ChaCha8Rng) -> Quat {
     Quat::from_axis_angle(random_unit(rng), rng.random_range(-3.2..3.2))

@@ -17,15 +17,10 @@ use glam::{DQuat, DVec3};
 use impact3d::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use support::core_distance;
+use support::{core_distance, random_unit};
 
 const TARGET: f32 = 0.005;
 const TOLERANCE: f32 = 0.00125;
-
-fn random_unit(rng: &mut ChaCha8Rng) -> Vec3 {
-    Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
-        .normalize_or(Vec3::X)
-}
 
 struct Case {
     a: ShapeProxy,

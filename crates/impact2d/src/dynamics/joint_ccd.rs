@@ -80,8 +80,8 @@ impl World {
             return false;
         }
         let walls = self.nearby_walls(bodies);
-        let (mut order, mut scratch) = (Vec::new(), [Vec::new(), Vec::new(), Vec::new()]);
-        order_for_projection(&mut constraints, count, |_| false, &mut order, &mut scratch);
+        let (mut order, mut scratch) = (Vec::new(), Default::default());
+        order_for_projection(&mut constraints, count, &mut order, &mut scratch);
         for _ in 0..JOINT_CCD_ITERATIONS {
             project_joints(&constraints, &order, &mut states, &mut angles, 1);
             for w in &walls {

@@ -65,7 +65,7 @@ pub(crate) struct Solver {
     pub joints: Vec<JointConstraint>,
     /// The joints' order in the position projection, and scratch for finding it.
     pub joint_order: Vec<u32>,
-    pub joint_scratch: [Vec<u32>; 3],
+    pub joint_scratch: [Vec<u32>; 5],
     pub hits: Vec<ContactHitEvent>,
     /// Milliseconds the last step spent in `finalize_bodies`.
     pub finalize_ms: f64,

@@ -153,9 +153,9 @@ fn collide_segment_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold 
         return apart_manifold(closest_features(pair, speculative), speculative);
     }
     // Crossing or touching: the two normals are the separating axes (a parallelogram).
-    let (edge_a, separation_a) = max_separation(a, b);
-    let (edge_b, separation_b) = max_separation(b, a);
-    if let Some(manifold) = touching_faces(a, edge_a, separation_a, b, edge_b, separation_b, speculative) {
+    let ((edge_a, separation_a), (edge_b, separation_b)) = (max_separation(a, b), max_separation(b, a));
+    let faces = Faces { a, edge_a, separation_a, b, edge_b, separation_b };
+    if let Some(manifold) = faces.touching(speculative) {
         return manifold;
     }
     // Neither face reaches the other segment: two segments meeting end to end, nearly in
@@ -164,7 +164,7 @@ fn collide_segment_cores(a: &Core, b: &Core, speculative: f32) -> LocalManifold 
     if !crossing && closest.distance_squared > 0.0 {
         return apart_manifold(closest_features(pair, speculative), speculative);
     }
-    lone_vertex(a, edge_a, separation_a, b, edge_b, separation_b, speculative)
+    faces.lone_vertex(speculative)
 }
 
 /// Cores touching or overlapping: the face of least penetration (A's unless B's is better by
@@ -178,58 +178,71 @@ pub(crate) fn touching_cores<C: Corners>(
     separation_b: f32,
     speculative: f32,
 ) -> LocalManifold {
-    touching_faces(a, edge_a, separation_a, b, edge_b, separation_b, speculative)
-        .unwrap_or_else(|| lone_vertex(a, edge_a, separation_a, b, edge_b, separation_b, speculative))
+    let faces = Faces { a, edge_a, separation_a, b, edge_b, separation_b };
+    faces.touching(speculative).unwrap_or_else(|| faces.lone_vertex(speculative))
 }
 
-/// The last resort of touching cores whose faces make no contact: the incident core's
-/// deepest vertex below the reference face (chosen as [`touching_faces`] chooses it).
-fn lone_vertex<C: Corners>(
-    a: &C,
+/// The separating axis test's best face of each of two touching cores: the candidates for
+/// the reference face.
+struct Faces<'a, C> {
+    a: &'a C,
     edge_a: usize,
     separation_a: f32,
-    b: &C,
+    b: &'a C,
     edge_b: usize,
     separation_b: f32,
-    speculative: f32,
-) -> LocalManifold {
-    let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
-    let (reference, edge, incident) = if flip { (b, edge_b, a) } else { (a, edge_a, b) };
-    deepest_point(reference, edge, incident, flip, speculative)
 }
 
-/// The face contact of touching cores (see [`touching_cores`]); `None` when neither face's
-/// slab holds a point of the other core's incident edge within reach.
-fn touching_faces<C: Corners>(
-    a: &C,
-    edge_a: usize,
-    separation_a: f32,
-    b: &C,
-    edge_b: usize,
-    separation_b: f32,
-    speculative: f32,
-) -> Option<LocalManifold> {
-    let flip = separation_b > separation_a + MANIFOLD_REFERENCE_TOLERANCE;
-    let (reference, edge, incident) = if flip { (b, edge_b, a) } else { (a, edge_a, b) };
-    let incident_edge = incident.incident_edge(reference.normal(edge));
-    let manifold = clip_faces(reference, edge, incident, incident_edge, flip, speculative);
-    if manifold.count > 0 {
-        return Some(manifold);
+impl<'a, C: Corners> Faces<'a, C> {
+    /// Whether B's face is the reference: better than A's by the reference tolerance.
+    fn flip(&self) -> bool {
+        self.separation_b > self.separation_a + MANIFOLD_REFERENCE_TOLERANCE
     }
-    // The face kept by the tolerance may miss the other core's incident edge altogether (two
-    // thin cores crossing, shorter than the tolerance is deep): the other face, the axis of
-    // least penetration, gives the contact before a lone vertex does (found by fuzzing:
-    // plates 2 mm by 8 µm crossing, whose lone vertex lay 0.19 mm beyond the reference face).
-    let better = if flip { separation_a > separation_b } else { separation_b > separation_a };
-    if better {
-        let (other, other_edge, other_incident) = if flip { (a, edge_a, b) } else { (b, edge_b, a) };
-        let incident_edge = other_incident.incident_edge(other.normal(other_edge));
-        let manifold = clip_faces(other, other_edge, other_incident, incident_edge, !flip, speculative);
+
+    /// The reference core and edge and the incident core, with B's face the reference when
+    /// `flip`.
+    fn reference(&self, flip: bool) -> (&'a C, usize, &'a C) {
+        if flip { (self.b, self.edge_b, self.a) } else { (self.a, self.edge_a, self.b) }
+    }
+
+    /// The reference face's contact, or the other face's when the reference misses the
+    /// incident edge and the other face is the better axis; `None` when neither face's slab
+    /// holds a point of the other core's incident edge within reach.
+    fn touching(&self, speculative: f32) -> Option<LocalManifold> {
+        let flip = self.flip();
+        let manifold = self.clip(flip, speculative);
         if manifold.count > 0 {
             return Some(manifold);
         }
+        // The face kept by the tolerance may miss the other core's incident edge altogether
+        // (two thin cores crossing, shorter than the tolerance is deep): the other face, the
+        // axis of least penetration, gives the contact before a lone vertex does (found by
+        // fuzzing: plates 2 mm by 8 µm crossing, whose lone vertex lay 0.19 mm beyond the
+        // reference face).
+        let better = if flip { self.separation_a > self.separation_b } else { self.separation_b > self.separation_a };
+        if better {
+            let manifold = self.clip(!flip, speculative);
+            if manifold.count > 0 {
+                return Some(manifold);
+            }
+        }
+        None
     }
-    None
+
+    /// The incident edge clipped against the reference face (B's when `flip`).
+    fn clip(&self, flip: bool, speculative: f32) -> LocalManifold {
+        let (reference, edge, incident) = self.reference(flip);
+        let incident_edge = incident.incident_edge(reference.normal(edge));
+        clip_faces(reference, edge, incident, incident_edge, flip, speculative)
+    }
+
+    /// The last resort of touching cores whose faces make no contact: the incident core's
+    /// deepest vertex below the reference face.
+    fn lone_vertex(&self, speculative: f32) -> LocalManifold {
+        let flip = self.flip();
+        let (reference, edge, incident) = self.reference(flip);
+        deepest_point(reference, edge, incident, flip, speculative)
+    }
 }
 
 /// Which edges of two cores hold their closest features, and how they relate.

@@ -9,6 +9,8 @@
 
 use super::distance::{DistanceInput, SimplexCache, world_core_distance};
 use super::epa::contact_normal;
+use impact_core::toi::core_band;
+
 use super::error::{QueryError, check_transform, check_vector};
 use super::proxy::ShapeProxy;
 use super::ray::CastOutput;
@@ -104,30 +106,9 @@ fn validate(input: &ShapeCastInput) -> Result<(f32, f32), QueryError> {
     check_transform(&input.transform_a, "transform_a")?;
     check_transform(&input.transform_b, "transform_b")?;
     check_vector(input.translation_b, "translation_b")?;
-    for (what, value) in
-        [("max_fraction", input.max_fraction), ("target", input.target), ("tolerance", input.tolerance)]
-    {
-        if !value.is_finite() {
-            return Err(QueryError::NonFinite { what });
-        }
-    }
-    if !(0.0..=1.0).contains(&input.max_fraction) {
-        return Err(QueryError::OutOfRange {
-            what: "max_fraction",
-            requirement: "in [0, 1]",
-            value: input.max_fraction,
-        });
-    }
-    if input.tolerance <= 0.0 {
-        return Err(QueryError::OutOfRange { what: "tolerance", requirement: "positive", value: input.tolerance });
-    }
-    let radius = input.proxy_a.radius() + input.proxy_b.radius();
-    let hi = input.target + input.tolerance + radius;
-    if hi <= 0.0 {
-        let requirement = "greater than -(radius_a + radius_b + tolerance)";
-        return Err(QueryError::OutOfRange { what: "target", requirement, value: input.target });
-    }
-    Ok(((input.target - input.tolerance + radius).max(0.0), hi))
+    let radii = input.proxy_a.radius() + input.proxy_b.radius();
+    let (lo, hi) = core_band(("max_fraction", input.max_fraction), input.target, input.tolerance, radii)?;
+    Ok((lo.max(0.0), hi))
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ use crate::math::{Sweep, SweepEval, Transform, Vec2};
 use crate::settings::{MAX_POLYGON_VERTICES, TOI_MAX_ITERATIONS, TOI_MAX_ROOT_ITERATIONS};
 
 pub use impact_core::ToiState;
+use impact_core::toi::core_band;
 
 /// The result of a time of impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -184,19 +185,8 @@ impl<'a> ToiQuery<'a> {
                 return Err(QueryError::OutOfRange { what, requirement, value: turn });
             }
         }
-        if !(0.0..=1.0).contains(&t_max) {
-            return Err(QueryError::OutOfRange { what: "t_max", requirement: "in [0, 1]", value: t_max });
-        }
-        if tolerance <= 0.0 {
-            return Err(QueryError::OutOfRange { what: "tolerance", requirement: "positive", value: tolerance });
-        }
         let total_radius = proxy_a.radius() + proxy_b.radius();
-        let hi = target + tolerance + total_radius;
-        if hi <= 0.0 {
-            let requirement = "greater than -(radius_a + radius_b + tolerance)";
-            return Err(QueryError::OutOfRange { what: "target", requirement, value: target });
-        }
-        let lo = target - tolerance + total_radius;
+        let (lo, hi) = core_band(("t_max", t_max), target, tolerance, total_radius)?;
         let floor = lo.max(0.0);
         let band = Band { lo, floor, hi, aim: floor + 0.75 * (hi - floor), aim_tolerance: 0.25 * (hi - floor) };
         let origin = sweep_a.c1;

@@ -6,7 +6,7 @@
 //! gap over the fastest the gap can shrink, so it never passes the first contact whatever
 //! the shapes do in between (any number of turns); near misses take many steps.
 
-use super::distance::{DistanceInput, DistanceOutput, SimplexCache, shape_distance};
+use super::distance::{DistanceInput, DistanceOutput, SimplexCache, core_distance};
 use super::error::QueryError;
 use super::proxy::ShapeProxy;
 use crate::math::{Sweep, Vec3};
@@ -16,6 +16,7 @@ use crate::settings::MAX_COORDINATE;
 pub const CA_MAX_ITERATIONS: u32 = 1000;
 
 pub use impact_core::ToiState;
+use impact_core::toi::core_band;
 
 /// The answer of a time of impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,22 +58,10 @@ pub fn conservative_advancement(
 ) -> Result<ToiOutput, QueryError> {
     check(sweep_a, "sweep_a")?;
     check(sweep_b, "sweep_b")?;
-    if !(0.0..=1.0).contains(&t_max) {
-        return Err(QueryError::OutOfRange { what: "t_max", requirement: "in [0, 1]", value: t_max });
-    }
-    let positive = tolerance > 0.0 && tolerance.is_finite();
-    if !positive {
-        return Err(QueryError::OutOfRange { what: "tolerance", requirement: "positive", value: tolerance });
-    }
     let radii = proxy_a.radius() + proxy_b.radius();
-    let reaches = target.is_finite() && target + tolerance > -radii;
-    if !reaches {
-        return Err(QueryError::OutOfRange {
-            what: "target",
-            requirement: "above -(radius_a + radius_b + tolerance)",
-            value: target,
-        });
-    }
+    // The band in core distances: the radii added to the surfaces' target.
+    let (_, hi) = core_band(("t_max", t_max), target, tolerance, radii)?;
+    let aim = target + radii;
     // Rebased on A's start: the offsets between the bodies keep their digits.
     let origin = sweep_a.c1;
     let rebase = |s: &Sweep| Sweep { c1: s.c1 - origin, c2: s.c2 - origin, ..*s };
@@ -81,25 +70,22 @@ pub fn conservative_advancement(
     let bound = ((sb.c2 - sb.c1) - (sa.c2 - sa.c1)).length()
         + sa.rotation.length() * reach(proxy_a, &sa)
         + sb.rotation.length() * reach(proxy_b, &sb);
-    let hi = target + tolerance;
-    // The cores' distance, so that a gap below the radii reads as negative.
-    let (core_a, core_b) = (proxy_a.core(), proxy_b.core());
     let mut cache = SimplexCache::default();
     let mut t = 0.0f32;
     for iteration in 1..=CA_MAX_ITERATIONS {
         let (xa, xb) = (sa.transform_at(t), sb.transform_at(t));
-        let placed = DistanceInput { proxy_a: &core_a, transform_a: xa, proxy_b: &core_b, transform_b: xb };
-        let d = shape_distance(&placed, &mut cache)?;
+        let placed = DistanceInput { proxy_a, transform_a: xa, proxy_b, transform_b: xb };
+        // The cores' distance: surfaces closer than the radii overlap.
+        let d = core_distance(&placed, &mut cache)?;
         let cores_overlap = d.normal == Vec3::ZERO;
-        let gap = d.distance - radii;
-        if t == 0.0 && (gap < 0.0 || cores_overlap) {
+        if t == 0.0 && (d.distance < radii || cores_overlap) {
             return Ok(output(ToiState::Overlapped, 0.0, iteration, None, origin));
         }
-        if gap <= hi || cores_overlap {
+        if d.distance <= hi || cores_overlap {
             return Ok(output(ToiState::Hit, t, iteration, Some((&d, proxy_a.radius(), proxy_b.radius())), origin));
         }
         // Aim at the target: the gap cannot fall below it by then.
-        let next = if bound > 0.0 { t + (gap - target) / bound } else { f32::INFINITY };
+        let next = if bound > 0.0 { t + (d.distance - aim) / bound } else { f32::INFINITY };
         if next >= t_max {
             return Ok(output(ToiState::Separated, t_max, iteration, None, origin));
         }

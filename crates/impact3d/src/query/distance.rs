@@ -82,6 +82,21 @@ struct Vertex {
 /// is not a unit quaternion, or whose position is beyond
 /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE).
 pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> Result<DistanceOutput, QueryError> {
+    measure(input, cache, (input.proxy_a.radius() as f64, input.proxy_b.radius() as f64))
+}
+
+/// [`shape_distance`] of the cores, the radii left out: what casts, penetration and the time
+/// of impact measure (their bands and depths add the radii themselves).
+pub(crate) fn core_distance(input: &DistanceInput, cache: &mut SimplexCache) -> Result<DistanceOutput, QueryError> {
+    measure(input, cache, (0.0, 0.0))
+}
+
+/// The distance of the pair less the radii `(ra, rb)` (meters).
+fn measure(
+    input: &DistanceInput,
+    cache: &mut SimplexCache,
+    (ra, rb): (f64, f64),
+) -> Result<DistanceOutput, QueryError> {
     for (xf, what) in [(input.transform_a, "transform_a"), (input.transform_b, "transform_b")] {
         if !xf.is_valid() || xf.p.abs().max_element() > MAX_COORDINATE {
             return Err(QueryError::NonFinite { what });
@@ -92,7 +107,6 @@ pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> Result
     let (simplex, iterations) = pair.search(cache);
     *cache = simplex.cache();
     let (pa, pb) = simplex.closest_points();
-    let (ra, rb) = (input.proxy_a.radius() as f64, input.proxy_b.radius() as f64);
     let gap = pb - pa;
     let core = gap.length();
     let to_world = |p: DVec3| input.transform_a.apply(p.as_vec3());
@@ -233,11 +247,14 @@ impl Simplex {
     /// origin, sets their weights and returns that point. A tetrahedron holding the origin
     /// sets `overlap`.
     fn solve(&mut self) -> DVec3 {
-        let w: Vec<DVec3> = (0..self.count).map(|i| self.get(i).w).collect();
-        let (keep, weights): (Vec<usize>, Vec<f64>) = match self.count {
-            1 => (vec![0], vec![1.0]),
-            2 => segment(w[0], w[1], [0, 1]),
-            3 => triangle(w[0], w[1], w[2], [0, 1, 2]),
+        let mut w = [DVec3::ZERO; 4];
+        for (i, wi) in w.iter_mut().enumerate().take(self.count) {
+            *wi = self.get(i).w;
+        }
+        let feature = match self.count {
+            1 => Feature::vertex(0),
+            2 => segment(&w, [0, 1]),
+            3 => triangle(&w, [0, 1, 2]),
             _ => match tetrahedron(&w) {
                 Some(found) => found,
                 None => {
@@ -251,109 +268,117 @@ impl Simplex {
         let old = self.vertices;
         self.vertices = [None; 4];
         self.weights = [0.0; 4];
-        for (k, (&i, &weight)) in keep.iter().zip(&weights).enumerate() {
-            self.vertices[k] = old[i];
-            self.weights[k] = weight;
+        for k in 0..feature.count {
+            self.vertices[k] = old[feature.ids[k]];
+            self.weights[k] = feature.weights[k];
         }
-        self.count = keep.len();
-        (0..self.count).map(|i| self.get(i).w * self.weights[i]).sum()
+        self.count = feature.count;
+        feature.point(&w)
     }
 }
 
-/// The closest point to the origin of the segment (a, b): the vertices of its feature and
-/// their weights.
-fn segment(a: DVec3, b: DVec3, ids: [usize; 2]) -> (Vec<usize>, Vec<f64>) {
+/// The feature of a simplex holding its point closest to the origin: up to four of its
+/// vertices (their positions in the simplex) and their barycentric weights.
+#[derive(Clone, Copy, Debug)]
+struct Feature {
+    ids: [usize; 4],
+    weights: [f64; 4],
+    count: usize,
+}
+
+impl Feature {
+    fn vertex(i: usize) -> Feature {
+        Feature { ids: [i, 0, 0, 0], weights: [1.0, 0.0, 0.0, 0.0], count: 1 }
+    }
+
+    fn edge(i: usize, j: usize, t: f64) -> Feature {
+        Feature { ids: [i, j, 0, 0], weights: [1.0 - t, t, 0.0, 0.0], count: 2 }
+    }
+
+    /// The point: the weighted vertices of `w` (the simplex's, by position).
+    fn point(&self, w: &[DVec3; 4]) -> DVec3 {
+        (0..self.count).map(|k| w[self.ids[k]] * self.weights[k]).sum()
+    }
+}
+
+/// The closest point to the origin of the segment `w[i]`–`w[j]`.
+fn segment(w: &[DVec3; 4], [i, j]: [usize; 2]) -> Feature {
+    let (a, b) = (w[i], w[j]);
     let ab = b - a;
     let t = -a.dot(ab);
     if t <= 0.0 {
-        return (vec![ids[0]], vec![1.0]);
+        return Feature::vertex(i);
     }
     let denom = ab.length_squared();
     if t >= denom {
-        return (vec![ids[1]], vec![1.0]);
+        return Feature::vertex(j);
     }
-    let t = t / denom;
-    (vec![ids[0], ids[1]], vec![1.0 - t, t])
+    Feature::edge(i, j, t / denom)
 }
 
-/// The closest point to the origin of the triangle (a, b, c) by its Voronoi regions.
-fn triangle(a: DVec3, b: DVec3, c: DVec3, ids: [usize; 3]) -> (Vec<usize>, Vec<f64>) {
+/// The closest point to the origin of the triangle `w[i]`, `w[j]`, `w[k]` by its Voronoi
+/// regions.
+fn triangle(w: &[DVec3; 4], [i, j, k]: [usize; 3]) -> Feature {
+    let (a, b, c) = (w[i], w[j], w[k]);
     let (ab, ac, ap) = (b - a, c - a, -a);
     let (d1, d2) = (ab.dot(ap), ac.dot(ap));
     if d1 <= 0.0 && d2 <= 0.0 {
-        return (vec![ids[0]], vec![1.0]);
+        return Feature::vertex(i);
     }
     let bp = -b;
     let (d3, d4) = (ab.dot(bp), ac.dot(bp));
     if d3 >= 0.0 && d4 <= d3 {
-        return (vec![ids[1]], vec![1.0]);
+        return Feature::vertex(j);
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return (vec![ids[0], ids[1]], vec![1.0 - v, v]);
+        return Feature::edge(i, j, d1 / (d1 - d3));
     }
     let cp = -c;
     let (d5, d6) = (ab.dot(cp), ac.dot(cp));
     if d6 >= 0.0 && d5 <= d6 {
-        return (vec![ids[2]], vec![1.0]);
+        return Feature::vertex(k);
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return (vec![ids[0], ids[2]], vec![1.0 - w, w]);
+        return Feature::edge(i, k, d2 / (d2 - d6));
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return (vec![ids[1], ids[2]], vec![1.0 - w, w]);
+        return Feature::edge(j, k, (d4 - d3) / ((d4 - d3) + (d5 - d6)));
     }
     let denom = va + vb + vc;
     if denom <= 0.0 {
         // Degenerate (collinear) triangle: its best edge.
-        return best_of(
-            &[segment(a, b, [ids[0], ids[1]]), segment(a, c, [ids[0], ids[2]]), segment(b, c, [ids[1], ids[2]])],
-            &[a, b, c],
-            ids.to_vec(),
-        );
+        return closest(w, [segment(w, [i, j]), segment(w, [i, k]), segment(w, [j, k])].into_iter());
     }
-    let (v, w) = (vb / denom, vc / denom);
-    (vec![ids[0], ids[1], ids[2]], vec![1.0 - v - w, v, w])
+    let (v, t) = (vb / denom, vc / denom);
+    Feature { ids: [i, j, k, 0], weights: [1.0 - v - t, v, t, 0.0], count: 3 }
 }
 
 /// The closest point to the origin of the tetrahedron `w`: `None` when the origin is inside.
-fn tetrahedron(w: &[DVec3]) -> Option<(Vec<usize>, Vec<f64>)> {
+fn tetrahedron(w: &[DVec3; 4]) -> Option<Feature> {
     let faces = [[0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2], [1, 3, 2, 0]];
-    let mut candidates = Vec::new();
-    let mut outside_any = false;
-    for [i, j, k, opposite] in faces {
-        // The origin beyond this face (on the side away from the opposite vertex)?
+    // The faces with the origin beyond them (on the side away from the opposite vertex), or
+    // every face of a flat tetrahedron.
+    let beyond = faces.into_iter().filter(|&[i, j, k, opposite]| {
         let n = (w[j] - w[i]).cross(w[k] - w[i]);
-        let side_origin = n.dot(-w[i]);
         let side_opposite = n.dot(w[opposite] - w[i]);
-        if side_opposite == 0.0 {
-            // A flat tetrahedron: judge by its faces only.
-            outside_any = true;
-            candidates.push(triangle(w[i], w[j], w[k], [i, j, k]));
-        } else if side_origin * side_opposite < 0.0 {
-            outside_any = true;
-            candidates.push(triangle(w[i], w[j], w[k], [i, j, k]));
-        }
-    }
-    if !outside_any {
-        return None;
-    }
-    Some(best_of(&candidates, w, (0..4).collect()))
+        side_opposite == 0.0 || n.dot(-w[i]) * side_opposite < 0.0
+    });
+    let mut candidates = beyond.map(|[i, j, k, _]| triangle(w, [i, j, k])).peekable();
+    candidates.peek()?;
+    Some(closest(w, candidates))
 }
 
-/// The candidate whose point is closest to the origin.
-fn best_of(candidates: &[(Vec<usize>, Vec<f64>)], w: &[DVec3], ids: Vec<usize>) -> (Vec<usize>, Vec<f64>) {
-    let point = |(keep, weights): &(Vec<usize>, Vec<f64>)| -> DVec3 {
-        keep.iter().zip(weights).map(|(&i, &x)| w[ids.iter().position(|&id| id == i).unwrap_or(0)] * x).sum()
-    };
-    candidates
-        .iter()
-        .min_by(|x, y| point(x).length_squared().total_cmp(&point(y).length_squared()))
-        .cloned()
-        .unwrap_or((vec![ids[0]], vec![1.0]))
+/// The candidate whose point is closest to the origin (the first of equals).
+fn closest(w: &[DVec3; 4], candidates: impl Iterator<Item = Feature>) -> Feature {
+    let mut best: Option<(f64, Feature)> = None;
+    for f in candidates {
+        let d = f.point(w).length_squared();
+        if best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, f));
+        }
+    }
+    best.map_or(Feature::vertex(0), |(_, f)| f)
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use glam::DVec3;
 
-use super::distance::{DistanceInput, SimplexCache, shape_distance};
+use super::distance::{DistanceInput, SimplexCache, core_distance};
 use super::error::QueryError;
 use super::proxy::ShapeProxy;
 use crate::math::{Transform, Vec3};
@@ -39,11 +39,9 @@ pub struct Penetration {
 /// along the closest points' normal); cores that overlap go to EPA, started from a
 /// tetrahedron of support points around the origin.
 ///
-/// Errors: those of [`shape_distance`] for invalid transforms.
+/// Errors: those of [`shape_distance`](super::shape_distance) for invalid transforms.
 pub fn penetration(input: &DistanceInput) -> Result<Option<Penetration>, QueryError> {
-    let (core_a, core_b) = (input.proxy_a.core(), input.proxy_b.core());
-    let cores = DistanceInput { proxy_a: &core_a, proxy_b: &core_b, ..*input };
-    let d = shape_distance(&cores, &mut SimplexCache::default())?;
+    let d = core_distance(input, &mut SimplexCache::default())?;
     let (ra, rb) = (input.proxy_a.radius(), input.proxy_b.radius());
     if d.distance > 0.0 {
         let depth = ra + rb - d.distance;
@@ -54,7 +52,8 @@ pub fn penetration(input: &DistanceInput) -> Result<Option<Penetration>, QueryEr
         return Ok(Some(Penetration { depth, normal: n, point_a: d.point_a + n * ra, point_b: d.point_b - n * rb }));
     }
     let relative = input.transform_a.inv_mul(input.transform_b);
-    let mut polytope = Polytope { a: &core_a, b: &core_b, relative, vertices: Vec::new(), faces: Vec::new() };
+    let (a, b) = (input.proxy_a, input.proxy_b);
+    let mut polytope = Polytope { a, b, relative, vertices: Vec::new(), faces: Vec::new() };
     let Some(face) = polytope.expand() else {
         return Ok(None);
     };

@@ -64,11 +64,6 @@ impl ShapeProxy {
         ShapeProxy { points: vec![p], radius: 0.0 }
     }
 
-    /// The same core points without the radius.
-    pub fn core(&self) -> ShapeProxy {
-        ShapeProxy { points: self.points.clone(), radius: 0.0 }
-    }
-
     /// The core points (meters, body coordinates).
     #[inline]
     pub fn points(&self) -> &[Vec3] {

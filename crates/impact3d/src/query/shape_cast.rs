@@ -6,12 +6,13 @@
 //! (Ericson, Real-Time Collision Detection, 5.3.2, through the closest approach) and against
 //! a sharp polyhedron by clipping against its face planes (Cyrus–Beck, Ericson 5.3.8).
 
-use super::distance::{DistanceInput, SimplexCache, shape_distance};
+use super::distance::{DistanceInput, SimplexCache, core_distance};
 use super::error::QueryError;
 use super::proxy::ShapeProxy;
 use crate::geometry::{Hull, Shape, Sphere};
 use crate::math::{Transform, Vec3};
 use crate::settings::MAX_COORDINATE;
+use impact_core::toi::core_band;
 
 /// Advances after which a cast stops where it is (short of the band: the safe side).
 const MAX_ITERATIONS: u32 = 32;
@@ -67,18 +68,17 @@ pub fn shape_cast(input: &ShapeCastInput) -> Result<Option<CastOutput>, QueryErr
     let (lo, hi) = validate(input)?;
     let aim = 0.5 * (lo + hi);
     let (ra, rb) = (input.proxy_a.radius(), input.proxy_b.radius());
-    // The cores' distance: proxies without their radii.
-    let (core_a, core_b) = (input.proxy_a.core(), input.proxy_b.core());
     let mut cache = SimplexCache::default();
     let mut fraction = 0.0f32;
     for iteration in 1..=MAX_ITERATIONS {
         let placed = DistanceInput {
-            proxy_a: &core_a,
+            proxy_a: input.proxy_a,
             transform_a: input.transform_a,
-            proxy_b: &core_b,
+            proxy_b: input.proxy_b,
             transform_b: Transform::new(input.transform_b.p + input.translation_b * fraction, input.transform_b.q),
         };
-        let d = shape_distance(&placed, &mut cache)?;
+        // The cores' distance: the band `hi` counts the radii.
+        let d = core_distance(&placed, &mut cache)?;
         if d.distance < hi || iteration == MAX_ITERATIONS {
             let normal = if d.normal == Vec3::ZERO && fraction > 0.0 {
                 -input.translation_b.normalize_or_zero()
@@ -111,30 +111,9 @@ fn validate(input: &ShapeCastInput) -> Result<(f32, f32), QueryError> {
     if !input.translation_b.is_finite() || end.abs().max_element() > MAX_COORDINATE {
         return Err(QueryError::NonFinite { what: "translation_b" });
     }
-    for (what, value) in
-        [("max_fraction", input.max_fraction), ("target", input.target), ("tolerance", input.tolerance)]
-    {
-        if !value.is_finite() {
-            return Err(QueryError::NonFinite { what });
-        }
-    }
-    if !(0.0..=1.0).contains(&input.max_fraction) {
-        return Err(QueryError::OutOfRange {
-            what: "max_fraction",
-            requirement: "in [0, 1]",
-            value: input.max_fraction,
-        });
-    }
-    if input.tolerance <= 0.0 {
-        return Err(QueryError::OutOfRange { what: "tolerance", requirement: "positive", value: input.tolerance });
-    }
-    let radius = input.proxy_a.radius() + input.proxy_b.radius();
-    let hi = input.target + input.tolerance + radius;
-    if hi <= 0.0 {
-        let requirement = "greater than -(radius_a + radius_b + tolerance)";
-        return Err(QueryError::OutOfRange { what: "target", requirement, value: input.target });
-    }
-    Ok(((input.target - input.tolerance + radius).max(0.0), hi))
+    let radii = input.proxy_a.radius() + input.proxy_b.radius();
+    let (lo, hi) = core_band(("max_fraction", input.max_fraction), input.target, input.tolerance, radii)?;
+    Ok((lo.max(0.0), hi))
 }
 
 /// A ray: the points `origin + f · translation` for f in [0, `max_fraction`] (meters, in the

@@ -10,6 +10,15 @@
 #![allow(dead_code)]
 
 use glam::DVec3;
+use impact3d::Vec3;
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+/// A random unit vector (roughly uniform over directions: a normalized point of the cube).
+pub fn random_unit(rng: &mut ChaCha8Rng) -> Vec3 {
+    Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
+        .normalize_or(Vec3::X)
+}
 
 pub fn closest_on_segment(a: DVec3, b: DVec3, p: DVec3) -> DVec3 {
     let ab = b - a;

@@ -87,18 +87,17 @@ pub(crate) enum Held {
 }
 
 /// Orders the joints for the position projection, outward from the bodies that hold them:
-/// each body's level is its distance in joints from a root (a body for which `root(state)`
-/// is true, or one without mass); joints go by the level of their nearer body (then by
-/// index), and the nearer body holds the joint. `order` receives the joints' positions in
-/// `joints`; the other vectors are scratch.
+/// each body's level is its distance in joints from a root (a body without mass); joints go by
+/// the level of their nearer body (then by index), and the nearer body holds the joint, unless
+/// its group of bodies hangs from more than one joint to a root (see [`anchored_twice`]).
+/// `order` receives the joints' positions in `joints`; `scratch` is reused from step to step.
 pub(crate) fn order_for_projection(
     joints: &mut [JointConstraint],
     state_count: usize,
-    root: impl Fn(usize) -> bool,
     order: &mut Vec<u32>,
-    scratch: &mut [Vec<u32>; 3],
+    scratch: &mut [Vec<u32>; 5],
 ) {
-    let [level, offsets, edges] = scratch;
+    let [level, offsets, edges, fill, queue] = scratch;
     level.clear();
     level.resize(state_count, u32::MAX);
     offsets.clear();
@@ -112,15 +111,16 @@ pub(crate) fn order_for_projection(
     }
     edges.clear();
     edges.resize(2 * joints.len(), 0);
-    let mut fill = offsets[..state_count].to_vec();
-    let mut queue = Vec::new();
+    fill.clear();
+    fill.extend_from_slice(&offsets[..state_count]);
+    queue.clear();
     for c in joints.iter() {
         for (x, y) in [(c.a, c.b), (c.b, c.a)] {
             edges[fill[x] as usize] = y as u32;
             fill[x] += 1;
         }
         for (s, m, i) in [(c.a, c.ma, c.ia), (c.b, c.mb, c.ib)] {
-            if level[s] != 0 && ((m == 0.0 && i == 0.0) || root(s)) {
+            if level[s] != 0 && m == 0.0 && i == 0.0 {
                 level[s] = 0;
                 queue.push(s as u32);
             }
@@ -138,15 +138,13 @@ pub(crate) fn order_for_projection(
             }
         }
     }
-    // Shock propagation holds the body nearer a root; between two roots (a bridge) that would
-    // push every joint's error to where the levels meet (a bridge of 30 planks opened 10 cm
-    // in the middle), so a component with more than one root is projected plainly, both
-    // bodies moving by their masses.
-    let several_roots = components_with_several_roots(joints, state_count, level);
+    // `fill` and `queue` are free again: the groups' parents and their anchorages.
+    anchored_twice(joints, level, fill, queue);
     for c in joints.iter_mut() {
         let (la, lb) = (level[c.a], level[c.b]);
         c.level = la.min(lb);
-        c.held = if several_roots[c.a] {
+        let free = if la == 0 { c.b } else { c.a };
+        c.held = if queue[find(fill, free)] > 1 {
             Held::Neither
         } else if la < lb {
             Held::A
@@ -161,39 +159,44 @@ pub(crate) fn order_for_projection(
     order.sort_by_key(|&k| joints[k as usize].level);
 }
 
-/// For each state: whether its component (the states linked by `joints`) holds more than one
-/// root (level 0).
-fn components_with_several_roots(joints: &[JointConstraint], state_count: usize, level: &[u32]) -> Vec<bool> {
-    let mut parent: Vec<usize> = (0..state_count).collect();
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
+/// Shock propagation holds the body nearer a root; in a group of bodies hung from more than
+/// one joint to a root (a bridge pinned at both ends) that pushes every joint's error to where
+/// the levels meet (a bridge of 30 planks opened 10 cm in its middle), so such a group is
+/// projected plainly, both bodies of each joint moving by their masses.
+///
+/// Groups are the bodies with mass linked by joints (roots, which all static bodies share,
+/// do not link them: two pendulums on one ground are two groups); `parent` receives each
+/// state's union-find parent (see [`find`]), `anchorages` at each group's representative the
+/// number of its joints to a root.
+fn anchored_twice(joints: &[JointConstraint], level: &[u32], parent: &mut Vec<u32>, anchorages: &mut Vec<u32>) {
+    parent.clear();
+    parent.extend(0..level.len() as u32);
     for c in joints {
-        let (ra, rb) = (find(&mut parent, c.a), find(&mut parent, c.b));
-        if ra != rb {
-            parent[ra.max(rb)] = ra.min(rb);
+        if level[c.a] != 0 && level[c.b] != 0 {
+            let (ra, rb) = (find(parent, c.a), find(parent, c.b));
+            parent[ra.max(rb)] = ra.min(rb) as u32;
         }
     }
-    // Roots are counted once each; the still state (index 0, static and kinematic bodies)
-    // counts once per joint that reaches it, as each such joint is a separate anchorage.
-    let mut roots = vec![0u32; state_count];
-    for (s, &l) in level.iter().enumerate().skip(1) {
-        if l == 0 {
-            let r = find(&mut parent, s);
-            roots[r] += 1;
-        }
-    }
+    anchorages.clear();
+    anchorages.resize(level.len(), 0);
     for c in joints {
-        if c.a == 0 || c.b == 0 {
-            let r = find(&mut parent, 0);
-            roots[r] += 1;
-        }
+        let free = match (level[c.a] == 0, level[c.b] == 0) {
+            (true, false) => c.b,
+            (false, true) => c.a,
+            _ => continue,
+        };
+        let r = find(parent, free);
+        anchorages[r] += 1;
     }
-    (0..state_count).map(|s| roots[find(&mut parent, s)] > 1).collect()
+}
+
+/// The representative of state `x`'s group (union-find with path halving).
+fn find(parent: &mut [u32], mut x: usize) -> usize {
+    while parent[x] as usize != x {
+        parent[x] = parent[parent[x] as usize];
+        x = parent[x] as usize;
+    }
+    x
 }
 
 /// What the passes need of the step: the sub-step (seconds) and its inverse.
@@ -245,7 +248,7 @@ impl World {
             solver.joints.push(c);
         }
         let count = solver.states.len();
-        order_for_projection(&mut solver.joints, count, |_| false, &mut solver.joint_order, &mut solver.joint_scratch);
+        order_for_projection(&mut solver.joints, count, &mut solver.joint_order, &mut solver.joint_scratch);
     }
 
     /// Stores each solved joint's impulses and reaction, and breaks the joints whose
