@@ -4,10 +4,12 @@
 //! - [`trig`]: deterministic cosine and sine (bit-identical on every platform);
 //! - [`interval`]: when two translating boxes first touch (swept-AABB time of impact);
 //! - [`error`]: the error every query returns ([`QueryError`]);
-//! - [`toi`]: what a time of impact query can find ([`ToiState`]).
+//! - [`toi`]: what a time of impact query can find ([`ToiState`]) and the band it stops in;
+//! - [`root`]: the bracketed root finder that bilateral advancement drives separations with.
 
 pub mod error;
 pub mod interval;
+pub mod root;
 pub mod toi;
 pub mod trig;
 

@@ -20,3 +20,22 @@ pub const MAX_HULL_VERTICES: usize = 64;
 /// `1 - cos`) and whose vertices lie within [`LINEAR_SLOP`] of each other's plane are one
 /// face.
 pub const HULL_COPLANAR_TOLERANCE: f32 = 1.0e-3;
+
+/// The gap (meters) a time of impact aims to leave between the surfaces: the linear slop,
+/// as in 2D, so that a body stopped there is touching for the contact solver without
+/// overlapping.
+pub const TOI_TARGET: f32 = LINEAR_SLOP;
+
+/// How far (meters) a time of impact's gap may land from [`TOI_TARGET`].
+pub const TOI_TOLERANCE: f32 = 0.25 * LINEAR_SLOP;
+
+/// Closest-feature (GJK) evaluations after which a time of impact gives up with `Failed`
+/// at its last safe time.
+pub const TOI_MAX_ITERATIONS: u32 = 64;
+
+/// Iterations of the bracketed root finder on one separation function.
+pub const TOI_MAX_ROOT_ITERATIONS: u32 = 50;
+
+/// How many times bilateral advancement may push the end of a look-ahead interval back to
+/// the root of a new deepest point pair before it halves the interval instead.
+pub const TOI_MAX_PUSH_BACKS: usize = 16;

@@ -10,7 +10,6 @@ pub(crate) mod error;
 mod motion_bound;
 mod proxy;
 mod ray;
-mod root;
 mod sat;
 mod separation;
 mod shape_cast;

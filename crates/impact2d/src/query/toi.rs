@@ -18,10 +18,10 @@ use super::epa::contact_normal;
 use super::error::{QueryError, check_vector};
 use super::motion_bound::{Certificate, MotionBound, PoseSet};
 use super::proxy::ShapeProxy;
-use super::root::find_root;
 use super::separation::{MinSeparation, SeparationFunction};
 use crate::math::{Sweep, SweepEval, Transform, Vec2};
 use crate::settings::{MAX_POLYGON_VERTICES, TOI_MAX_ITERATIONS, TOI_MAX_ROOT_ITERATIONS};
+use impact_core::root::find_root;
 
 pub use impact_core::ToiState;
 use impact_core::toi::core_band;

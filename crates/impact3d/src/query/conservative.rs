@@ -1,5 +1,5 @@
-//! Time of impact by conservative advancement in 3D: the reference the certified bilateral
-//! advancement (next round) will be measured against, and already rotation-safe.
+//! Time of impact by conservative advancement in 3D: rotation-safe by construction, slow near
+//! misses; the reference the certified bilateral advancement (`toi.rs`) is compared with.
 //!
 //! Sources: Mirtich, "Impulse-based Dynamic Simulation of Rigid Body Systems", 1996, 2.3.2;
 //! Catto, "Continuous Collision", GDC 2013 (the motion bound). Each step advances time by the
@@ -10,28 +10,12 @@ use super::distance::{DistanceInput, DistanceOutput, SimplexCache, core_distance
 use super::error::QueryError;
 use super::proxy::ShapeProxy;
 use crate::math::{Sweep, Vec3};
-use crate::settings::MAX_COORDINATE;
 
 /// Steps after which conservative advancement gives up with `Failed` (and the last safe time).
 pub const CA_MAX_ITERATIONS: u32 = 1000;
 
-pub use impact_core::ToiState;
+use super::toi::{ToiOutput, ToiState, check_sweep};
 use impact_core::toi::core_band;
-
-/// The answer of a time of impact query.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ToiOutput {
-    /// What was found.
-    pub state: ToiState,
-    /// The normalized time of the answer, in [0, `t_max`].
-    pub t: f32,
-    /// Distance queries made.
-    pub iterations: u32,
-    /// At a hit: the point midway between the surfaces (meters, world).
-    pub point: Vec3,
-    /// At a hit: the unit normal from A to B (zero when the cores touch).
-    pub normal: Vec3,
-}
 
 /// The first time in [0, `t_max`] at which the gap between the surfaces of two moving shapes
 /// (meters) comes within `tolerance` of `target`, by conservative advancement.
@@ -56,8 +40,8 @@ pub fn conservative_advancement(
     target: f32,
     tolerance: f32,
 ) -> Result<ToiOutput, QueryError> {
-    check(sweep_a, "sweep_a")?;
-    check(sweep_b, "sweep_b")?;
+    check_sweep(sweep_a, "sweep_a")?;
+    check_sweep(sweep_b, "sweep_b")?;
     let radii = proxy_a.radius() + proxy_b.radius();
     // The band in core distances: the radii added to the surfaces' target.
     let (_, hi) = core_band(("t_max", t_max), target, tolerance, radii)?;
@@ -97,14 +81,6 @@ pub fn conservative_advancement(
     Ok(output(ToiState::Failed, t, CA_MAX_ITERATIONS, None, origin))
 }
 
-fn check(s: &Sweep, what: &'static str) -> Result<(), QueryError> {
-    let far = s.c1.abs().max_element().max(s.c2.abs().max_element());
-    if !s.is_valid() || far > MAX_COORDINATE {
-        return Err(QueryError::NonFinite { what });
-    }
-    Ok(())
-}
-
 /// The output at `t`; at a hit, the point midway between the surfaces from the cores'
 /// closest points (moved back from the rebased frame) and their normal.
 fn output(
@@ -118,5 +94,5 @@ fn output(
         Some((d, ra, rb)) => (0.5 * ((d.point_a + d.normal * ra) + (d.point_b - d.normal * rb)) + origin, d.normal),
         None => (origin, Vec3::ZERO),
     };
-    ToiOutput { state, t, iterations, point, normal }
+    ToiOutput { state, t, iterations, point, normal, ..ToiOutput::start() }
 }

@@ -9,6 +9,8 @@
 
 #![allow(dead_code)]
 
+pub mod toi_cases;
+
 use glam::DVec3;
 use impact3d::Vec3;
 use rand::RngExt;

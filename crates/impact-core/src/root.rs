@@ -9,7 +9,7 @@
 
 /// Where the root finder stopped.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Root<P> {
+pub struct Root<P> {
     /// The time found: within tolerance of the target, or, when the iterations ran out,
     /// the bracket end still above the target (the safe side).
     pub t: f32,
@@ -24,7 +24,11 @@ pub(crate) struct Root<P> {
 /// `f(t2) < target` (a bracket), in at most `max_iterations` evaluations of `f`. `f`
 /// returns its value and a payload (what it computed on the way) that comes back with the
 /// root, so the caller need not compute it again.
-pub(crate) fn find_root<P: Copy>(
+///
+/// Units are the caller's: t is normalized time in the times of impact of `impact2d` and
+/// `impact3d`, f a separation in meters. Never fails: out of iterations, it returns the end
+/// of the bracket still above the target, which a time of impact can safely advance to.
+pub fn find_root<P: Copy>(
     mut f: impl FnMut(f32) -> (f32, P),
     (mut t1, s1): (f32, f32),
     (mut t2, s2): (f32, f32),

@@ -1,0 +1,302 @@
+//! A certificate that no collision hides inside a time interval, in 3D.
+//!
+//! Bilateral advancement only looks at the deepest points at the end of an interval, so a
+//! shape that turns into the other and out again within the interval goes unseen. This
+//! module bounds, from the poses at both ends alone, how low the separation of the cores
+//! along an axis can dip in between. The 2D crate's `motion_bound.rs` does the same; the
+//! bounds carry over to 3D because a point turning at constant angular velocity ω about a
+//! center accelerates by |ω|² times its distance from the axis, at most |ω|² r.
+//!
+//! Along a world-fixed axis u, relative to A's center of rotation (which moves linearly),
+//! `u · (b(t) - a(t))` for a point b of B and a of A is the centers' line plus two turning
+//! terms: its second derivative is at most `|ω_a|² r_a + |ω_b|² r_b`, so it lies above its
+//! chord less that curvature's sag, and never below the centers' line less both radii. The
+//! separation along u is the least such difference, which bounds it over the interval.
+//!
+//! Along an axis fixed in a turning body F (the contact that turns with a body), F's own
+//! points stand still, and a point of the other body O, seen from F, accelerates by at most
+//! `|ω_F|² D + 2 |ω_F| |v| + (|Δ|² + |Δ × ω_F|) r`: the frame's centripetal term on the
+//! centers' distance D, the Coriolis term of the centers' relative speed v, and O's own turn
+//! seen from F, with Δ = ω_O - ω_F. (In 2D the last term is Δ² r; in 3D the two rotations
+//! need not share an axis, and the Jacobi identity leaves the extra |Δ × ω_F| r.)
+
+use super::proxy::ShapeProxy;
+use crate::math::{Quat, Sweep, Transform, Vec3};
+use crate::settings::MAX_HULL_VERTICES;
+
+/// What the certificate needs of two moving proxies, computed once per query.
+pub(crate) struct MotionBound<'a> {
+    proxy_a: &'a ShapeProxy,
+    proxy_b: &'a ShapeProxy,
+    sweep_a: &'a Sweep,
+    sweep_b: &'a Sweep,
+    /// Distance of each core point from its body's center of rotation (meters).
+    radius_a: [f32; MAX_HULL_VERTICES],
+    radius_b: [f32; MAX_HULL_VERTICES],
+    /// The largest of each, summed: the radii of spheres about the centers holding the cores.
+    max_radius: f32,
+    rotates: bool,
+    /// Angular velocities over the whole sweep (radians per unit of normalized time, world).
+    omega_a: Vec3,
+    omega_b: Vec3,
+    /// Speed of B's center relative to A's (meters per unit of normalized time).
+    relative_speed: f32,
+}
+
+/// The axes a certificate tries, each fixed in one frame: the world, A's body, B's body.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CertAxes {
+    world: [Vec3; 2],
+    in_a: [Vec3; 2],
+    in_b: [Vec3; 2],
+}
+
+/// The result of certifying an interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Certificate {
+    /// A floor on the core separation (meters): over the whole interval when it is at
+    /// least the level asked for, else over the piece that failed.
+    pub floor: f32,
+    /// The end of the certified prefix of the interval (normalized time).
+    pub reached: f32,
+}
+
+/// The core points at one time, relative to A's center of rotation, and both rotations.
+#[derive(Clone, Debug)]
+pub(crate) struct PoseSet {
+    t: f32,
+    a: [Vec3; MAX_HULL_VERTICES],
+    b: [Vec3; MAX_HULL_VERTICES],
+    /// B's center of rotation relative to A's.
+    center_b: Vec3,
+    rot_a: Quat,
+    rot_b: Quat,
+}
+
+impl<'a> MotionBound<'a> {
+    pub fn new(
+        (proxy_a, sweep_a): (&'a ShapeProxy, &'a Sweep),
+        (proxy_b, sweep_b): (&'a ShapeProxy, &'a Sweep),
+    ) -> Self {
+        let radii = |proxy: &ShapeProxy, center: Vec3| {
+            let mut r = [0.0; MAX_HULL_VERTICES];
+            for (ri, p) in r.iter_mut().zip(proxy.points()) {
+                *ri = p.distance(center);
+            }
+            r
+        };
+        let (radius_a, radius_b) = (radii(proxy_a, sweep_a.local_center), radii(proxy_b, sweep_b.local_center));
+        let max = |r: &[f32]| r.iter().copied().fold(0.0, f32::max);
+        let (max_a, max_b) = (max(&radius_a), max(&radius_b));
+        let (omega_a, omega_b) = (sweep_a.rotation, sweep_b.rotation);
+        MotionBound {
+            proxy_a,
+            proxy_b,
+            sweep_a,
+            sweep_b,
+            radius_a,
+            radius_b,
+            max_radius: max_a + max_b,
+            rotates: (omega_a != Vec3::ZERO && max_a > 0.0) || (omega_b != Vec3::ZERO && max_b > 0.0),
+            omega_a,
+            omega_b,
+            relative_speed: ((sweep_b.c2 - sweep_b.c1) - (sweep_a.c2 - sweep_a.c1)).length(),
+        }
+    }
+
+    /// True when a rotation moves some core point. Without that the separation along a
+    /// fixed axis is concave in time, and every interval whose ends are clear is clear.
+    pub fn rotates(&self) -> bool {
+        self.rotates
+    }
+
+    /// A lower bound on the core distance over [t1, t2] from bounding spheres alone: the
+    /// closest approach of the two centers of rotation (straight lines) less the radii of
+    /// spheres about them that hold the cores. Costs no transform.
+    pub fn sphere_bound(&self, t1: f32, t2: f32) -> f32 {
+        let center = |s: &Sweep, t: f32| s.c1 + (s.c2 - s.c1) * t;
+        let offset = |t| center(self.sweep_b, t) - center(self.sweep_a, t);
+        let (c1, c2) = (offset(t1), offset(t2));
+        let path = c2 - c1;
+        let s = if path == Vec3::ZERO { 0.0 } else { (-c1.dot(path) / path.length_squared()).clamp(0.0, 1.0) };
+        (c1 + s * path).length() - self.max_radius
+    }
+
+    /// The core points at time `t`, given both bodies' transforms there.
+    pub fn pose_set(&self, t: f32, xa: Transform, xb: Transform) -> PoseSet {
+        let ca = self.sweep_a.c1 + (self.sweep_a.c2 - self.sweep_a.c1) * t;
+        let cb = self.sweep_b.c1 + (self.sweep_b.c2 - self.sweep_b.c1) * t;
+        let mut set = PoseSet {
+            t,
+            a: [Vec3::ZERO; MAX_HULL_VERTICES],
+            b: [Vec3::ZERO; MAX_HULL_VERTICES],
+            center_b: cb - ca,
+            rot_a: xa.q,
+            rot_b: xb.q,
+        };
+        for (slot, p) in set.a.iter_mut().zip(self.proxy_a.points()) {
+            *slot = xa.apply(*p) - ca;
+        }
+        for (slot, p) in set.b.iter_mut().zip(self.proxy_b.points()) {
+            *slot = xb.apply(*p) - ca;
+        }
+        set
+    }
+
+    /// The candidate axes for the interval between two pose sets, from GJK's normal at its
+    /// start and the separation axis at its end (both world, from A to B).
+    pub fn axes(&self, p0: &PoseSet, p1: &PoseSet, normal_at_start: Vec3, axis_at_end: Vec3) -> CertAxes {
+        let local = |q0: Quat, q1: Quat| [q0.inverse() * normal_at_start, q1.inverse() * axis_at_end];
+        CertAxes {
+            world: [normal_at_start, axis_at_end],
+            in_a: local(p0.rot_a, p1.rot_a),
+            in_b: local(p0.rot_b, p1.rot_b),
+        }
+    }
+
+    /// Certifies the interval between two pose sets: a floor on the core separation along
+    /// the best of the axes on each piece, halving pieces up to `depth` times while their
+    /// floor is below `lo`, left piece first. A piece whose midpoint is already below `lo`
+    /// along every axis is not split: the axes, not the bound, are what fail there.
+    pub fn certify(&self, p0: &PoseSet, p1: &PoseSet, axes: &CertAxes, lo: f32, depth: u32) -> Certificate {
+        let floor = self.piece_floor(p0, p1, axes, lo);
+        if floor >= lo {
+            return Certificate { floor, reached: p1.t };
+        }
+        let failed = Certificate { floor, reached: p0.t };
+        if depth == 0 {
+            return failed;
+        }
+        let tm = 0.5 * (p0.t + p1.t);
+        let pm = self.pose_set(tm, self.sweep_a.transform_at(tm), self.sweep_b.transform_at(tm));
+        if self.midpoint_below(&pm, axes, lo) {
+            return failed;
+        }
+        let left = self.certify(p0, &pm, axes, lo, depth - 1);
+        if left.floor < lo {
+            return left;
+        }
+        let right = self.certify(&pm, p1, axes, lo, depth - 1);
+        Certificate { floor: left.floor.min(right.floor), reached: right.reached }
+    }
+
+    /// The best floor over the piece among the axes of every frame, stopping at the first
+    /// that reaches `lo`. A frame that does not turn is the world frame again: skipped.
+    fn piece_floor(&self, p0: &PoseSet, p1: &PoseSet, axes: &CertAxes, lo: f32) -> f32 {
+        let mut floor = f32::NEG_INFINITY;
+        for (k, &u) in axes.world.iter().enumerate() {
+            // The same axis at both ends gives the same floor.
+            if k == 0 || u != axes.world[0] {
+                floor = floor.max(self.lower_bound(p0, p1, u));
+                if floor >= lo {
+                    return floor;
+                }
+            }
+        }
+        for (in_a, omega, frame_axes) in [(true, self.omega_a, &axes.in_a), (false, self.omega_b, &axes.in_b)] {
+            if omega == Vec3::ZERO {
+                continue;
+            }
+            for &u in frame_axes {
+                floor = floor.max(self.body_frame_bound(p0, p1, u, in_a));
+                if floor >= lo {
+                    return floor;
+                }
+            }
+        }
+        floor
+    }
+
+    /// True when, at one pose set, the separation along every candidate axis is below `lo`.
+    fn midpoint_below(&self, pm: &PoseSet, axes: &CertAxes, lo: f32) -> bool {
+        let world = axes.world.iter().copied();
+        let in_a = axes.in_a.iter().map(|&u| pm.rot_a * u);
+        let in_b = axes.in_b.iter().map(|&u| pm.rot_b * u);
+        world.chain(in_a).chain(in_b).all(|u| self.separation(pm, u) < lo)
+    }
+
+    /// A floor on the separation along `u`, fixed in A's frame (`in_a`) or in B's, between
+    /// two pose sets: that body's points stand still in its frame, the other's bend by at
+    /// most the curvature of the module's header.
+    fn body_frame_bound(&self, p0: &PoseSet, p1: &PoseSet, u: Vec3, in_a: bool) -> f32 {
+        let width = p1.t - p0.t;
+        let half_w_sq = 0.5 * width * width;
+        let (frame, other) = if in_a { (self.omega_a, self.omega_b) } else { (self.omega_b, self.omega_a) };
+        let spin = other - frame;
+        let spin_curve = spin.length_squared() + spin.cross(frame).length();
+        let w = frame.length();
+        let centers = p0.center_b.length().max(p1.center_b.length());
+        let sweep_curve = w * w * centers + 2.0 * w * self.relative_speed;
+        // Coordinates in the frame: about the frame body's center, unturned.
+        let in_frame = |p: &PoseSet, v: Vec3| {
+            if in_a { p.rot_a.inverse() * v } else { p.rot_b.inverse() * (v - p.center_b) }
+        };
+        let (na, nb) = (self.proxy_a.points().len(), self.proxy_b.points().len());
+        let (moving0, moving1, moving_radius, still0, still1) = if in_a {
+            (&p0.b[..nb], &p1.b[..nb], &self.radius_b, &p0.a[..na], &p1.a[..na])
+        } else {
+            (&p0.a[..na], &p1.a[..na], &self.radius_a, &p0.b[..nb], &p1.b[..nb])
+        };
+        // The separation runs from A to B: in A's frame the moving (B) points are bounded
+        // below, in B's frame the moving (A) points above.
+        let sign = if in_a { 1.0 } else { -1.0 };
+        let mut lowest_moving = f32::INFINITY;
+        for (k, (&v0, &v1)) in moving0.iter().zip(moving1).enumerate() {
+            let bend = (sweep_curve + spin_curve * moving_radius[k]) * half_w_sq;
+            let (y0, y1) = (sign * u.dot(in_frame(p0, v0)), sign * u.dot(in_frame(p1, v1)));
+            lowest_moving = lowest_moving.min(chord_min(y0, y1, bend));
+        }
+        let mut highest_still = f32::NEG_INFINITY;
+        for (&v0, &v1) in still0.iter().zip(still1) {
+            let (z0, z1) = (sign * u.dot(in_frame(p0, v0)), sign * u.dot(in_frame(p1, v1)));
+            highest_still = highest_still.max(z0.max(z1));
+        }
+        lowest_moving - highest_still
+    }
+
+    /// The exact separation of the cores along `u` at one pose set.
+    fn separation(&self, set: &PoseSet, u: Vec3) -> f32 {
+        let (na, nb) = (self.proxy_a.points().len(), self.proxy_b.points().len());
+        let lowest_b = set.b[..nb].iter().fold(f32::INFINITY, |m, p| m.min(u.dot(*p)));
+        let highest_a = set.a[..na].iter().fold(f32::NEG_INFINITY, |m, p| m.max(u.dot(*p)));
+        lowest_b - highest_a
+    }
+
+    /// A lower bound on the separation of the cores along the world-fixed unit axis `u`
+    /// (from A to B) at every time between two pose sets (meters).
+    ///
+    /// Each pair of points (one of A, one of B) is bounded as one function, chord minus
+    /// curvature, or its centers' line minus both radii, whichever is higher: pairing keeps
+    /// the timing, where bounding B's lowest point and A's highest apart would let them
+    /// occur at different times.
+    pub fn lower_bound(&self, p0: &PoseSet, p1: &PoseSet, u: Vec3) -> f32 {
+        let width = p1.t - p0.t;
+        let half_w_sq = 0.5 * width * width;
+        let center_floor = u.dot(p0.center_b).min(u.dot(p1.center_b));
+        let (kb, ka) = (self.omega_b.length_squared() * half_w_sq, self.omega_a.length_squared() * half_w_sq);
+        let (na, nb) = (self.proxy_a.points().len(), self.proxy_b.points().len());
+        let mut lowest = f32::INFINITY;
+        for j in 0..nb {
+            let (y0, y1, rb) = (u.dot(p0.b[j]), u.dot(p1.b[j]), self.radius_b[j]);
+            for i in 0..na {
+                let ra = self.radius_a[i];
+                let curved = chord_min(y0 - u.dot(p0.a[i]), y1 - u.dot(p1.a[i]), kb * rb + ka * ra);
+                lowest = lowest.min(curved.max(center_floor - rb - ra));
+            }
+        }
+        lowest
+    }
+}
+
+/// The least value over s ∈ [0, 1] of `y0 + (y1 - y0) s - k s (1 - s)` (k ≥ 0): the floor
+/// of a function through y0 and y1 whose second derivative is at least -2k.
+#[inline]
+fn chord_min(y0: f32, y1: f32, k: f32) -> f32 {
+    let rise = y1 - y0;
+    if rise.abs() < k {
+        let lack = k - rise;
+        y0 - lack * lack / (4.0 * k)
+    } else {
+        y0.min(y1)
+    }
+}
