@@ -187,3 +187,60 @@ fn hostile_sweeps_are_refused() {
         assert!(time_of_impact(&p, &good, &p, &good, t_max, target, tolerance).is_err());
     }
 }
+
+#[test]
+fn analytic_spheres_agree_with_the_f64_quadratic_and_with_bilateral_advancement() {
+    use rand::RngExt;
+    let mut rng = ChaCha8Rng::seed_from_u64(51);
+    let (mut hits, mut worst) = (0, 0.0f64);
+    for case in 0..10_000 {
+        let base = if case % 2 == 1 { random_unit(&mut rng) * 5000.0 } else { Vec3::ZERO };
+        // B aims at where A ends, give or take a meter and a half: hits, misses and grazes.
+        let sphere = |rng: &mut ChaCha8Rng, aim: Vec3| {
+            let c1 = base + random_unit(rng) * rng.random_range(0.0..4.0);
+            let c2 = aim + random_unit(rng) * rng.random_range(0.0..1.5);
+            MovingSphere { center1: c1, center2: c2, radius: rng.random_range(0.01..0.8) }
+        };
+        let a = sphere(&mut rng, base);
+        let b = sphere(&mut rng, a.center2);
+        let out = sphere_time_of_impact(&a, &b, 1.0, TARGET).unwrap();
+        // The f64 reference: the first t with |p0 + t v| = r_a + r_b + target.
+        let p0 = (b.center1.as_dvec3() - a.center1.as_dvec3()).as_vec3().as_dvec3();
+        let v = (b.center2 - b.center1).as_dvec3() - (a.center2 - a.center1).as_dvec3();
+        let (radius, contact) = ((a.radius + b.radius) as f64, (a.radius + b.radius + TARGET) as f64);
+        let (qa, qb, qc) = (v.dot(v), 2.0 * p0.dot(v), p0.dot(p0) - contact * contact);
+        let disc = qb * qb - 4.0 * qa * qc;
+        let expected = if p0.length() < radius {
+            (ToiState::Overlapped, 0.0)
+        } else if qc <= 0.0 {
+            (ToiState::Hit, 0.0)
+        } else if qb < 0.0 && disc >= 0.0 && (-qb - disc.sqrt()) / (2.0 * qa) <= 1.0 {
+            (ToiState::Hit, (-qb - disc.sqrt()) / (2.0 * qa))
+        } else {
+            (ToiState::Separated, 1.0)
+        };
+        // Grazing passes within round-off of the contact sphere may go either way.
+        let grazing = disc.abs() < 1e-4 * qb * qb || (expected.1 - 1.0).abs() < 1e-5;
+        if grazing {
+            continue;
+        }
+        assert_eq!(out.state, expected.0, "case {case}: {a:?} {b:?} {out:?}");
+        if out.state == ToiState::Hit {
+            hits += 1;
+            worst = worst.max((out.t as f64 - expected.1).abs());
+            assert!((out.t as f64 - expected.1).abs() < 1e-5, "case {case}: {out:?} against {expected:?}");
+            // Bilateral advancement on the same spheres lands in the band.
+            let proxy = |s: &MovingSphere| ShapeProxy::new(&[Vec3::ZERO], s.radius).unwrap();
+            let moving =
+                |s: &MovingSphere| Sweep { c2: s.center2, ..Sweep::fixed(Transform::new(s.center1, Quat::IDENTITY)) };
+            let ba = time_of_impact(&proxy(&a), &moving(&a), &proxy(&b), &moving(&b), 1.0, TARGET, TOLERANCE).unwrap();
+            assert_eq!(ba.state, ToiState::Hit, "case {case}");
+            let gap = (p0 + v * ba.t as f64).length() - radius;
+            let band = if ba.t > 0.0 { TOLERANCE as f64 } else { f64::INFINITY };
+            let within = gap - (TARGET as f64) <= TOLERANCE as f64 + 2e-5 && TARGET as f64 - gap <= band + 2e-5;
+            assert!(within, "case {case}: gap {gap} at {ba:?}");
+        }
+    }
+    println!("{hits} hits, worst time error {worst:e}");
+    assert!(hits > 2000, "{hits}");
+}

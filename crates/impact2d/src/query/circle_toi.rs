@@ -2,11 +2,13 @@
 //!
 //! Source: the quadratic of the collision-detection tutorial in shared references
 //! ("Continuous Collision Detection": |x_b(t) - x_a(t)| = r_a + r_b), solved in the
-//! cancellation-free form of Press et al., Numerical Recipes, 5.6.
+//! cancellation-free form of Press et al., Numerical Recipes, 5.6
+//! ([`impact_core::toi::closing_time`], shared with the 3D spheres).
 
 use super::error::QueryError;
 use super::toi::{ToiOutput, ToiState};
 use crate::math::Vec2;
+use impact_core::toi::closing_time;
 
 /// A circle whose center moves in a straight line over normalized time t ∈ [0, 1].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,18 +62,10 @@ pub fn circle_time_of_impact(
     if distance <= contact {
         return Ok(hit(0.0));
     }
-    // |p0 + t v|² = contact²  ⇔  (v·v) t² + 2 (p0·v) t + (|p0|² - contact²) = 0. Its
-    // quarter discriminant (p0·v)² - |v|² (|p0|² - contact²) equals, by Lagrange's identity,
-    // (contact |v|)² - (p0 × v)²: factored, it has no cancellation.
-    let half_b = p0.dot(v);
-    let c = (distance - contact) * (distance + contact);
-    let (reach, miss) = (contact * v.length(), p0.perp_dot(v).abs());
-    let discriminant = (reach - miss) * (reach + miss);
-    if half_b >= 0.0 || discriminant < 0.0 {
+    // |p0 + t v| = contact, in closed form (the perpendicular part of v is p0 ⟂ v).
+    let Some(t) = closing_time(distance, contact, p0.dot(v), contact * v.length(), p0.perp_dot(v).abs()) else {
         return Ok(out.ended(ToiState::Separated, t_max));
-    }
-    // The smaller root c / q with q = -half_b + sqrt(disc) > 0: no cancellation.
-    let t = c / (discriminant.sqrt() - half_b);
+    };
     if t > t_max { Ok(out.ended(ToiState::Separated, t_max)) } else { Ok(hit(t)) }
 }
 
