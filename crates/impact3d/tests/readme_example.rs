@@ -2,7 +2,9 @@
 //! that the README shows exactly this code.
 
 // README 3D example begin
-use impact3d::{Quat, ShapeProxy, Sweep, ToiState, Transform, Vec3, conservative_advancement, make_box};
+use impact3d::{
+    Quat, ShapeProxy, Sweep, ToiState, Transform, Vec3, make_box, time_of_impact, time_of_impact_uncertified,
+};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A 1 m box, and a rod 2 m long and 2 cm thick that flies past it while turning 3 rad in
@@ -18,9 +20,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rotation: Vec3::new(0.0, 0.0, 3.0), // radians over the step, world axes
     };
     // The first time the surfaces come within 5 mm ± 1.25 mm: the rotation cannot hide it.
-    let out = conservative_advancement(&cube, &still, &rod, &spinning, 1.0, 0.005, 0.00125)?;
+    let out = time_of_impact(&cube, &still, &rod, &spinning, 1.0, 0.005, 0.00125)?;
     assert_eq!(out.state, ToiState::Hit);
     println!("hit at t = {:.4}, normal {:?}, {} distance queries", out.t, out.normal, out.iterations);
+    // Bilateral advancement without the rotation certificate, as the peers run it, sees the
+    // rod clear at both ends of its look-ahead and misses the corner.
+    let peers = time_of_impact_uncertified(&cube, &still, &rod, &spinning, 1.0, 0.005, 0.00125)?;
+    assert_eq!(peers.state, ToiState::Separated);
     Ok(())
 }
 // README 3D example end
