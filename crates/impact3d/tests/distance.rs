@@ -140,24 +140,11 @@ fn invalid_transforms_are_refused() {
     assert!(ShapeProxy::new(&[Vec3::ZERO], -1.0).is_err());
 }
 
-fn hostile() -> impl proptest::strategy::Strategy<Value = f32> {
-    use proptest::prelude::*;
-    prop_oneof![
-        Just(f32::NAN),
-        Just(f32::INFINITY),
-        Just(f32::MAX),
-        Just(0.0f32),
-        Just(1e-45f32),
-        -1e9f32..1e9f32,
-        -2.0f32..2.0f32
-    ]
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
     /// Any transforms: an error, or a finite answer.
     #[test]
-    fn hostile_transforms_give_an_error_or_a_finite_answer(v in proptest::collection::vec(hostile(), 14)) {
+    fn hostile_transforms_give_an_error_or_a_finite_answer(v in proptest::collection::vec(support::hostile(), 14)) {
         let p = ShapeProxy::new(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z], 0.1).unwrap();
         let q = ShapeProxy::new(&[Vec3::new(v[0], v[1], v[2]).clamp(Vec3::splat(-1e9), Vec3::splat(1e9))], 0.0);
         let q = q.unwrap_or_else(|_| p.clone());

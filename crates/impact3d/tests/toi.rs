@@ -137,6 +137,29 @@ fn tally(solve: Solver) -> Tally {
 }
 
 #[test]
+fn the_reference_first_crossing_agrees_with_dense_sampling() {
+    // The reference's conservative advancement on the exact f64 gap against 1,000 samples of
+    // it: never after a sampled dip, and where it reports a dip, the gap is there.
+    let mut rng = ChaCha8Rng::seed_from_u64(52);
+    let threshold = (TARGET - TOLERANCE) as f64;
+    let mut dips = 0;
+    for case in 0..100 {
+        let c = family(&mut rng, case % 4, Vec3::ZERO);
+        let first = c.first_dip(threshold, 1.0);
+        let sampled = (0..=1000).map(|k| k as f64 / 1000.0).find(|&t| c.gap(t) < threshold);
+        if let Some(ts) = sampled {
+            let tc = first.unwrap_or_else(|| panic!("case {case}: sampled dip at {ts}, none found"));
+            assert!(tc <= ts + 1e-9, "case {case}: reference {tc} after sampled dip {ts}");
+        }
+        if let Some(tc) = first {
+            dips += 1;
+            assert!(c.gap(tc) <= threshold + 1e-9, "case {case}: gap {} at {tc}", c.gap(tc));
+        }
+    }
+    assert!(dips > 25, "{dips}");
+}
+
+#[test]
 fn conservative_advancement_never_misses_and_is_never_late() {
     let t = tally(conservative_advancement);
     for (which, k) in t.counts.iter().enumerate() {
@@ -243,4 +266,33 @@ fn analytic_spheres_agree_with_the_f64_quadratic_and_with_bilateral_advancement(
     }
     println!("{hits} hits, worst time error {worst:e}");
     assert!(hits > 2000, "{hits}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+    /// Any sweeps and parameters: an error, or a finite answer within [0, t_max], from every
+    /// time of impact, in bounded work.
+    #[test]
+    fn hostile_sweeps_give_an_error_or_a_finite_answer(v in proptest::collection::vec(support::hostile(), 22)) {
+        let rod = ShapeProxy::new(&[Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)], 0.01).unwrap();
+        let cube = support::toi_cases::box_proxy(Vec3::splat(0.5));
+        let q1 = Quat::from_xyzw(v[6], v[7], v[8], v[9]);
+        let q1 = if q1.is_finite() && q1.length() > 0.5 { q1.normalize() } else { q1 };
+        let sa = Sweep { local_center: Vec3::ZERO, c1: Vec3::new(v[0], v[1], v[2]), c2: Vec3::new(v[3], v[4], v[5]), q1, rotation: Vec3::new(v[10], v[11], v[12]) };
+        let sb = Sweep { local_center: Vec3::new(v[13], 0.0, 0.0), c1: Vec3::new(v[14], v[15], 0.0), c2: Vec3::new(v[16], v[17], 1.0), q1: Quat::IDENTITY, rotation: Vec3::new(0.0, v[18], 0.0) };
+        let (t_max, target, tolerance) = (v[19], v[20], v[21]);
+        let solvers: [Solver; 3] = [time_of_impact, time_of_impact_uncertified, conservative_advancement];
+        for solve in solvers {
+            if let Ok(out) = solve(&cube, &sa, &rod, &sb, t_max, target, tolerance) {
+                proptest::prop_assert!(out.t.is_finite() && (0.0..=t_max).contains(&out.t), "{:?}", out);
+                proptest::prop_assert!(out.point.is_finite() && out.normal.is_finite(), "{:?}", out);
+                proptest::prop_assert!(out.iterations <= 1000, "{:?}", out);
+            }
+        }
+        let sphere = |c1: Vec3, c2: Vec3, radius: f32| MovingSphere { center1: c1, center2: c2, radius };
+        let (a, b) = (sphere(sa.c1, sa.c2, v[13]), sphere(sb.c1, sb.c2, v[6]));
+        if let Ok(out) = sphere_time_of_impact(&a, &b, t_max, target) {
+            proptest::prop_assert!(out.t.is_finite() && out.point.is_finite() && out.normal.is_finite(), "{:?}", out);
+        }
+    }
 }
