@@ -26,7 +26,10 @@ use impact2d::settings::{
     MAX_ANGULAR_SPEED, MAX_CONTINUOUS_SAFETY_FACTOR, MAX_COORDINATE, MAX_DAMPING, MAX_DENSITY, MAX_FRICTION,
     MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_LINEAR_SPEED, MAX_RESTITUTION, MAX_SUBSTEPS, MAX_TIME_STEP, MIN_SPEED_CAP,
 };
-use impact2d::{Capsule, Circle, GeometryError, Polygon, Segment, Shape, Vec2, make_chain, make_offset_rounded_box};
+use impact2d::{
+    Capsule, Circle, GeometryError, Polygon, Segment, Shape, Vec2, decompose_polygon, make_chain,
+    make_offset_rounded_box,
+};
 use serde::{Serialize, Serializer};
 use thiserror::Error;
 
@@ -300,12 +303,23 @@ pub enum Geometry {
         #[serde(skip_serializing_if = "is_zero")]
         radius: f32,
     },
-    /// A solid rounded convex polygon: the convex hull of the points, in any order.
+    /// A solid rounded convex polygon: the points are its corners, in any order; a point
+    /// deeper than the linear slop inside the others' hull is an error (see `Concave`).
     Polygon {
         /// At least 3 points not on one line; at most 8 on the hull (m).
         #[serde(serialize_with = "xy_list")]
         points: Vec<Vec2>,
         /// Rounding radius (m), zero or positive.
+        #[serde(skip_serializing_if = "is_zero")]
+        radius: f32,
+    },
+    /// A solid concave polygon: the simple polygon through the points in order, split into
+    /// convex pieces of at most 8 vertices (one shape each).
+    Concave {
+        /// 3 to 256 points, no edge crossing another (m).
+        #[serde(serialize_with = "xy_list")]
+        points: Vec<Vec2>,
+        /// Rounding radius of every piece (m), zero or positive.
         #[serde(skip_serializing_if = "is_zero")]
         radius: f32,
     },
@@ -331,13 +345,15 @@ pub enum Geometry {
 }
 
 impl Geometry {
-    /// The name in scene files: `circle`, `capsule`, `box`, `polygon`, `segment`, `chain`.
+    /// The name in scene files: `circle`, `capsule`, `box`, `polygon`, `concave`, `segment`,
+    /// `chain`.
     pub fn kind(&self) -> &'static str {
         match self {
             Geometry::Circle { .. } => "circle",
             Geometry::Capsule { .. } => "capsule",
             Geometry::Box { .. } => "box",
             Geometry::Polygon { .. } => "polygon",
+            Geometry::Concave { .. } => "concave",
             Geometry::Segment { .. } => "segment",
             Geometry::Chain { .. } => "chain",
         }
@@ -377,7 +393,10 @@ impl Geometry {
                 let polygon = make_offset_rounded_box(*half_width, *half_height, *center, *angle, *radius)?;
                 vec![Shape::Polygon(polygon)]
             }
-            Geometry::Polygon { points, radius } => vec![Shape::Polygon(Polygon::new(points, *radius)?)],
+            Geometry::Polygon { points, radius } => vec![Shape::Polygon(Polygon::from_outline(points, *radius)?)],
+            Geometry::Concave { points, radius } => {
+                decompose_polygon(points, *radius)?.into_iter().map(Shape::Polygon).collect()
+            }
             Geometry::Segment { point1, point2 } => vec![Shape::Segment(Segment::new(*point1, *point2)?)],
             Geometry::Chain { points, is_loop } => {
                 make_chain(points, *is_loop)?.into_iter().map(Shape::ChainSegment).collect()
@@ -401,7 +420,10 @@ impl Geometry {
             | GeometryError::Collinear
             | GeometryError::TooManyVertices { .. }
             | GeometryError::InvalidPointCount { .. }
-            | GeometryError::ChainTooShort { .. } => {
+            | GeometryError::ChainTooShort { .. }
+            | GeometryError::TooManyPoints { .. }
+            | GeometryError::SelfIntersecting { .. }
+            | GeometryError::NotConvex { .. } => {
                 // A box too thin to have area in f32 is the whole box's problem.
                 return (!matches!(self, Geometry::Box { .. })).then_some("points");
             }
@@ -412,7 +434,7 @@ impl Geometry {
             Geometry::Circle { .. } => &["center", "radius"],
             Geometry::Capsule { .. } => &["center1", "center2", "radius"],
             Geometry::Box { .. } => &["half_width", "half_height", "center", "angle", "radius"],
-            Geometry::Polygon { .. } | Geometry::Chain { .. } => &["points", "radius"],
+            Geometry::Polygon { .. } | Geometry::Concave { .. } | Geometry::Chain { .. } => &["points", "radius"],
             Geometry::Segment { .. } => &["point1", "point2"],
         };
         fields.iter().copied().find(|f| *f == field || (*f == "points" && field == "point"))

@@ -37,6 +37,10 @@ pub const MAX_COORDINATE: f32 = 1.0e9;
 /// The most vertices a polygon or a shape proxy can have.
 pub const MAX_POLYGON_VERTICES: usize = 8;
 
+/// The most points a concave polygon may have: its decomposition (ear clipping, then merging)
+/// takes time quadratic to cubic in the count.
+pub const MAX_CONCAVE_POINTS: usize = 256;
+
 /// The default half-width (meters) of the band around the target gap in which a time of
 /// impact is accepted.
 pub const TOI_TOLERANCE: f32 = 0.25 * LINEAR_SLOP;

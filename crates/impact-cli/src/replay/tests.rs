@@ -11,7 +11,7 @@ const SCENE: &str = r#"{"name": "a <b> & c", "bodies": [
      "shapes": [{"type": "chain", "points": [[-5, 5], [-5, 0], [5, 0], [5, 5]], "loop": true}]},
     {"name": "ball", "type": "dynamic", "position": [1, 2], "bullet": true,
      "shapes": [{"type": "circle", "radius": 0.5, "sensor": true},
-                {"type": "polygon", "points": [[0, 0], [1, 0], [0, 1], [0.2, 0.2]], "radius": 0.1}]}]}"#;
+                {"type": "polygon", "points": [[0, 0], [1, 0], [0, 1]], "radius": 0.1}]}]}"#;
 
 /// The trace embedded in a player page.
 fn embedded(html: &str) -> serde_json::Value {

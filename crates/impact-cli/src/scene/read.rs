@@ -54,6 +54,7 @@ const SHAPE_KINDS: &[(&str, &[&str])] = &[
     ("capsule", &["center1", "center2", "radius"]),
     ("box", &["half_width", "half_height", "center", "angle", "radius"]),
     ("polygon", &["points", "radius"]),
+    ("concave", &["points", "radius"]),
     ("segment", &["point1", "point2"]),
     ("chain", &["points", "loop"]),
 ];
@@ -178,6 +179,10 @@ fn shape(node: &Node, at: &Loc) -> Result<ShapeDef, SceneError> {
             radius: fields.optional("radius", 0.0, number)?,
         },
         "polygon" => Geometry::Polygon {
+            points: fields.required("points", |node, at| list(node, at, vec2))?,
+            radius: fields.optional("radius", 0.0, number)?,
+        },
+        "concave" => Geometry::Concave {
             points: fields.required("points", |node, at| list(node, at, vec2))?,
             radius: fields.optional("radius", 0.0, number)?,
         },

@@ -100,17 +100,18 @@ fn every_shape_type_builds_with_the_library() {
         {"type": "circle", "center": [1, 2], "radius": 0.5},
         {"type": "capsule", "center1": [-1, 0], "center2": [1, 0], "radius": 0.25},
         {"type": "box", "half_width": 2, "half_height": 1, "center": [3, 0], "angle": 0.5, "radius": 0.1},
-        {"type": "polygon", "points": [[1, 1], [0, 0], [0.5, 0.5], [1, 0], [0, 1]], "radius": 0.05},
+        {"type": "polygon", "points": [[1, 1], [0, 0], [0.5, 0], [1, 0], [0, 1]], "radius": 0.05},
         {"type": "segment", "point1": [0, 0], "point2": [5, 0]},
         {"type": "chain", "points": [[0, 0], [0, 4], [4, 4], [4, 0]], "loop": true},
-        {"type": "chain", "points": [[0, 0], [1, 0], [2, 1]]}]}]}"#;
+        {"type": "chain", "points": [[0, 0], [1, 0], [2, 1]]},
+        {"type": "concave", "points": [[0, 0], [3, 0], [3, 2], [2, 2], [2, 1], [1, 1], [1, 2], [0, 2]]}]}]}"#;
     let valid = parse_scene(text).unwrap();
     let body = valid.bodies().next().unwrap();
     let parts: Vec<&[Shape]> = body.shapes().map(|s| s.parts).collect();
     assert!(matches!(parts[0], [Shape::Circle(c)] if c.center() == Vec2::new(1.0, 2.0) && c.radius() == 0.5));
     assert!(matches!(parts[1], [Shape::Capsule(c)] if c.radius() == 0.25));
     assert!(matches!(parts[2], [Shape::Polygon(p)] if p.vertices().len() == 4 && p.radius() == 0.1));
-    // The hull of the points: the inner point is dropped.
+    // The corners in any order: the point on an edge is dropped.
     assert!(matches!(parts[3], [Shape::Polygon(p)] if p.vertices().len() == 4 && p.radius() == 0.05));
     assert!(matches!(parts[4], [Shape::Segment(_)]));
     // A loop of 4 points is 4 one-sided segments; listed clockwise, the first faces inward (+x).
@@ -118,7 +119,11 @@ fn every_shape_type_builds_with_the_library() {
     let Shape::ChainSegment(first) = parts[5][0] else { panic!() };
     assert!((first.normal() - Vec2::X).length() < 1e-6);
     assert_eq!(parts[6].len(), 2);
-    assert_eq!(valid.shape_count(), 7);
+    // A U: convex pieces of the same area.
+    assert!(parts[7].len() >= 3 && parts[7].iter().all(|p| matches!(p, Shape::Polygon(_))));
+    let area: f32 = parts[7].iter().map(|p| p.mass(1.0).mass).sum();
+    assert!((area - 5.0).abs() < 1e-4, "{area}");
+    assert_eq!(valid.shape_count(), 8);
 }
 
 #[test]
@@ -156,7 +161,7 @@ fn malformed_files_are_located_and_named() {
         ),
         (
             broken(r#""circle""#, r#""sphere""#),
-            "6:24: bodies[1].shapes[0].type: unknown shape type \"sphere\"; expected circle, capsule, box, polygon, segment or chain",
+            "6:24: bodies[1].shapes[0].type: unknown shape type \"sphere\"; expected circle, capsule, box, polygon, concave, segment or chain",
         ),
         (
             broken(r#""dynamic""#, r#""dynamc""#),
@@ -170,6 +175,20 @@ fn malformed_files_are_located_and_named() {
         (
             broken(r#""type": "circle", "radius": 0.1"#, r#""type": "polygon", "points": [[0, 0], [1, 0]]"#),
             "6:45: bodies[1].shapes[0].points: polygon needs at least 3 distinct points, got 2",
+        ),
+        (
+            broken(
+                r#""type": "circle", "radius": 0.1"#,
+                r#""type": "polygon", "points": [[0, 0], [2, 0], [1, 0.5], [2, 2], [0, 2]]"#,
+            ),
+            "6:45: bodies[1].shapes[0].points: polygon is not convex: point 2 lies 0.5 m inside the hull of the others (use a concave polygon, which is split into convex pieces)",
+        ),
+        (
+            broken(
+                r#""type": "circle", "radius": 0.1"#,
+                r#""type": "concave", "points": [[0, 0], [1, 1], [1, 0], [0, 1]]"#,
+            ),
+            "6:45: bodies[1].shapes[0].points: polygon edges 0 and 2 cross or touch (a concave polygon must be simple)",
         ),
         (
             broken(r#""radius": 0.1"#, r#""radius": -0.1"#),

@@ -20,7 +20,7 @@ pub fn malformed_scenes() -> Vec<(&'static str, String, &'static str)> {
         (
             "unknown_shape_type",
             good.replacen(r#""circle""#, r#""ball""#, 1),
-            "4:64: bodies[1].shapes[0].type: unknown shape type \"ball\"; expected circle, capsule, box, polygon, segment or chain",
+            "4:64: bodies[1].shapes[0].type: unknown shape type \"ball\"; expected circle, capsule, box, polygon, concave, segment or chain",
         ),
         (
             "two_point_polygon",

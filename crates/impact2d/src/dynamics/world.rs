@@ -15,7 +15,7 @@ use super::island::Islands;
 use super::joint::Joint;
 use super::solver::{Solver, cap_velocity, hold_angular, hold_linear};
 use crate::broad_phase::{BroadPhase, Filter, ProxyKind};
-use crate::geometry::{Aabb, Shape, make_chain};
+use crate::geometry::{Aabb, Shape, decompose_polygon, make_chain};
 use crate::math::{Sweep, Transform, Vec2};
 use crate::narrow_phase::Manifold;
 use crate::settings::{
@@ -966,9 +966,20 @@ impl World {
         self.body_index(body)?;
         def.validate()?;
         let segments = make_chain(points, is_loop)?;
-        let mut ids = Vec::with_capacity(segments.len());
-        for segment in segments {
-            match self.create_shape(body, def, &Shape::ChainSegment(segment)) {
+        self.create_shapes(body, def, segments.into_iter().map(Shape::ChainSegment))
+    }
+
+    /// Attaches every shape of `shapes` to a body with `def`, in order; on the first error
+    /// destroys those already made, so that none is left.
+    fn create_shapes(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        shapes: impl ExactSizeIterator<Item = Shape>,
+    ) -> Result<Vec<ShapeId>, WorldError> {
+        let mut ids = Vec::with_capacity(shapes.len());
+        for shape in shapes {
+            match self.create_shape(body, def, &shape) {
                 Ok(id) => ids.push(id),
                 Err(e) => {
                     for id in ids {
@@ -979,6 +990,28 @@ impl World {
             }
         }
         Ok(ids)
+    }
+
+    /// Attaches a concave polygon to a body as convex pieces: the simple polygon through
+    /// `points` (meters, body coordinates, either winding) split by [`decompose_polygon`]
+    /// into polygons of at most 8 vertices rounded by `radius` (meters), one shape per piece,
+    /// all with `def`. The pieces together have the polygon's area and mass (to the linear
+    /// slop along its edges).
+    ///
+    /// Errors: as [`World::create_shape`], and [`WorldError::Geometry`] for a polygon that
+    /// is not simple, has too few or too many points, or bad numbers (see
+    /// [`decompose_polygon`]). On an error no piece is left on the body.
+    pub fn create_concave(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        points: &[Vec2],
+        radius: f32,
+    ) -> Result<Vec<ShapeId>, WorldError> {
+        self.body_index(body)?;
+        def.validate()?;
+        let pieces = decompose_polygon(points, radius)?;
+        self.create_shapes(body, def, pieces.into_iter().map(Shape::Polygon))
     }
 
     /// Detaches and destroys a shape. Its contacts end (with end events if touching), the

@@ -75,6 +75,33 @@ pub enum GeometryError {
         /// The distance between the points (meters).
         distance: f32,
     },
+    /// A concave polygon has more points than [`decompose_polygon`](super::decompose_polygon)
+    /// accepts.
+    #[error("concave polygon has {count} points, at most {max} are allowed")]
+    TooManyPoints {
+        /// The number of points given.
+        count: usize,
+        /// The limit, [`crate::settings::MAX_CONCAVE_POINTS`].
+        max: usize,
+    },
+    /// Two edges of a polygon cross or touch (after welding): it is not simple.
+    #[error("polygon edges {first} and {second} cross or touch (a concave polygon must be simple)")]
+    SelfIntersecting {
+        /// The first edge: from point `first` to the next (indices after welding).
+        first: usize,
+        /// The second edge, from point `second` to the next.
+        second: usize,
+    },
+    /// A polygon given as convex is not: a point lies inside the hull of the others.
+    #[error(
+        "polygon is not convex: point {index} lies {depth} m inside the hull of the others (use a concave polygon, which is split into convex pieces)"
+    )]
+    NotConvex {
+        /// The index of the first point inside the hull.
+        index: usize,
+        /// How far inside (meters).
+        depth: f32,
+    },
     /// A chain needs at least 2 points (at least 3 for a loop).
     #[error("chain needs at least {min} points, got {count}")]
     ChainTooShort {

@@ -1,10 +1,12 @@
 //! Shapes and their geometry: circles, capsules, rounded convex polygons, segments and
-//! one-sided chain segments; convex hulls (quickhull), mass properties and AABBs.
+//! one-sided chain segments; convex hulls (quickhull), convex decomposition of concave
+//! polygons, mass properties and AABBs.
 
 mod aabb;
 mod capsule;
 mod chain;
 mod circle;
+mod decompose;
 mod error;
 mod hull;
 mod mass;
@@ -16,6 +18,7 @@ pub use aabb::{Aabb, AabbRayHit};
 pub use capsule::Capsule;
 pub use chain::{ChainSegment, make_chain};
 pub use circle::Circle;
+pub use decompose::decompose_polygon;
 pub use error::GeometryError;
 pub(crate) use error::{check_point, check_radius};
 pub use hull::{Hull, compute_hull};

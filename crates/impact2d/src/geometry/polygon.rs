@@ -3,7 +3,7 @@
 use super::error::{GeometryError, check_finite, check_point, check_radius};
 use super::hull::{Hull, compute_hull};
 use crate::math::{Rot, Transform, Vec2};
-use crate::settings::MAX_POLYGON_VERTICES;
+use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 
 /// A solid convex polygon of 3 to 8 vertices, optionally rounded: the points within
 /// `radius` of the core polygon (meters, body coordinates).
@@ -29,6 +29,30 @@ impl Polygon {
     pub fn new(points: &[Vec2], radius: f32) -> Result<Polygon, GeometryError> {
         check_radius(radius, "polygon radius", true)?;
         Ok(Polygon::from_hull(&compute_hull(points)?, radius))
+    }
+
+    /// The convex polygon whose outline is `points` (meters, any order), rounded by `radius`
+    /// (meters): as [`Polygon::new`], but an outline that is not convex is refused rather than
+    /// replaced by its hull. Points within the linear slop of the hull's boundary count as on
+    /// it (they are welded or dropped as in [`Polygon::new`]).
+    ///
+    /// Errors: those of [`Polygon::new`], and [`GeometryError::NotConvex`] for a point deeper
+    /// than the linear slop inside the hull of the others (a concave outline; see
+    /// [`decompose_polygon`](super::decompose_polygon) for those).
+    pub fn from_outline(points: &[Vec2], radius: f32) -> Result<Polygon, GeometryError> {
+        let polygon = Polygon::new(points, radius)?;
+        for (index, &p) in points.iter().enumerate() {
+            let depth = polygon
+                .vertices()
+                .iter()
+                .zip(polygon.normals())
+                .map(|(&v, &n)| n.dot(v - p))
+                .fold(f32::INFINITY, f32::min);
+            if depth > LINEAR_SLOP {
+                return Err(GeometryError::NotConvex { index, depth });
+            }
+        }
+        Ok(polygon)
     }
 
     /// The polygon of a hull, rounded by `radius` (meters). The hull is already validated;
