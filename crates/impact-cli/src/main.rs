@@ -36,7 +36,7 @@ enum Command {
     Run(run_command::RunArgs),
     /// Time scenes headless (the benchmark scenes by default): ms per step and phase shares
     Bench(bench_command::BenchArgs),
-    /// Answer time-of-impact queries: one JSON object per line in, one per line out
+    /// Answer time-of-impact queries, 2D or 3D: one JSON object per line in, one per line out
     Toi(toi_command::ToiArgs),
     /// List the built-in scenes: name, family, description
     List,

@@ -3,10 +3,9 @@
 
 use std::io::{self, Write};
 
-use impact2d::ToiOutput;
 use serde_json::Value;
 
-use crate::toi_batch::{reported_t, state_name};
+use crate::toi_batch::{Answer, reported_t, state_name};
 
 /// The showcase queries in the input format, one per line, each with its case name as id.
 /// `docs/toi-format.md` describes the cases and their exact times of impact.
@@ -15,7 +14,7 @@ pub const QUERIES: &str = include_str!("../data/showcase_toi.jsonl");
 /// Writes a table of answers for people, one row per case: name, state, t, iterations.
 ///
 /// Errors: those of `out`.
-pub fn write_table(out: &mut impl Write, answers: &[(Value, ToiOutput)]) -> io::Result<()> {
+pub fn write_table(out: &mut impl Write, answers: &[(Value, Answer)]) -> io::Result<()> {
     writeln!(out, "{:<32} {:<10} {:>8} {:>10}", "case", "state", "t", "iterations")?;
     for (id, output) in answers {
         let name = id.as_str().map_or_else(|| id.to_string(), str::to_owned);

@@ -1,16 +1,22 @@
 //! The line format of `impact toi`: one JSON query in, one JSON answer out.
 //!
 //! [`parse_query`] turns a line into a [`Query`] and names the field of any problem,
-//! [`answer`] runs [`time_of_impact`] on it and [`write_answer`] prints the result as one
-//! compact line. The format is documented in `docs/toi-format.md`.
+//! [`answer`] runs the time of impact of its dimension on it and [`write_answer`] prints
+//! the result as one compact line. The format is documented in `docs/toi-format.md`.
+//!
+//! This file holds what both dimensions share: the query and answer, the dispatch on the
+//! dimension, the output line and the reading of fields with their location. The shapes
+//! and sweeps of each dimension are read by [`planar`] (2D, impact2d) and [`spatial`] (3D,
+//! impact3d).
+
+mod planar;
+mod spatial;
 
 use std::fmt;
 use std::io::{self, Write};
 
-use impact2d::settings::{MAX_POLYGON_VERTICES, TOI_TARGET, TOI_TOLERANCE};
-use impact2d::{
-    GeometryError, Polygon, QueryError, Shape, ShapeProxy, Sweep, ToiOutput, ToiState, Vec2, time_of_impact,
-};
+use impact2d::QueryError;
+use impact2d::ToiState;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use thiserror::Error;
@@ -20,20 +26,87 @@ use thiserror::Error;
 pub struct Query {
     /// Echoed in the answer: a JSON number, a string, or null when the line has none.
     pub id: Value,
-    /// The first shape, in its body coordinates (meters).
-    pub proxy_a: ShapeProxy,
-    /// The motion of the first shape over the step.
-    pub sweep_a: Sweep,
-    /// The second shape, in its body coordinates (meters).
-    pub proxy_b: ShapeProxy,
-    /// The motion of the second shape over the step.
-    pub sweep_b: Sweep,
+    /// The two shapes and their motions, in 2D or in 3D.
+    pub bodies: Bodies,
     /// The normalized time at which the search ends.
     pub t_max: f32,
     /// The surface gap (meters) at which to stop.
     pub target: f32,
     /// The accepted distance (meters) of the gap from `target`.
     pub tolerance: f32,
+}
+
+/// The shapes and motions of a query, in the dimension of its points.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bodies {
+    /// Points `[x, y]`: answered by [`impact2d::time_of_impact`].
+    Planar(Pair<impact2d::ShapeProxy, impact2d::Sweep>),
+    /// Points `[x, y, z]`: answered by [`impact3d::time_of_impact`].
+    Spatial(Pair<impact3d::ShapeProxy, impact3d::Sweep>),
+}
+
+/// Two shapes, each in its own body coordinates (meters), and how each moves over the step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pair<P, S> {
+    /// The first shape.
+    pub proxy_a: P,
+    /// The motion of the first shape.
+    pub sweep_a: S,
+    /// The second shape.
+    pub proxy_b: P,
+    /// The motion of the second shape.
+    pub sweep_b: S,
+}
+
+/// The answer to a query, in either dimension: what an output line prints.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Answer {
+    /// How the search ended.
+    pub state: ToiState,
+    /// The normalized time (see [`reported_t`] for the one printed).
+    pub t: f32,
+    /// Closest-feature evaluations.
+    pub iterations: u32,
+    /// Root-finder iterations, summed.
+    pub root_iterations: u32,
+    /// For a hit, the contact point (meters, world).
+    pub point: Coords,
+    /// For a hit, the unit contact normal, from A to B.
+    pub normal: Coords,
+}
+
+/// A point or vector of the answer: two coordinates for a 2D query, three for a 3D one.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Coords {
+    /// `[x, y]`.
+    Planar([f32; 2]),
+    /// `[x, y, z]`.
+    Spatial([f32; 3]),
+}
+
+impl Coords {
+    /// The coordinates with -0.0 written as 0.0 (adding +0.0 does that).
+    fn plain_zero(self) -> Coords {
+        match self {
+            Coords::Planar(v) => Coords::Planar(v.map(|x| x + 0.0)),
+            Coords::Spatial(v) => Coords::Spatial(v.map(|x| x + 0.0)),
+        }
+    }
+}
+
+impl From<impact2d::ToiOutput> for Answer {
+    fn from(o: impact2d::ToiOutput) -> Answer {
+        let (point, normal) = (Coords::Planar(o.point.to_array()), Coords::Planar(o.normal.to_array()));
+        Answer { state: o.state, t: o.t, iterations: o.iterations, root_iterations: o.root_iterations, point, normal }
+    }
+}
+
+impl From<impact3d::ToiOutput> for Answer {
+    fn from(o: impact3d::ToiOutput) -> Answer {
+        let (point, normal) = (Coords::Spatial(o.point.to_array()), Coords::Spatial(o.normal.to_array()));
+        Answer { state: o.state, t: o.t, iterations: o.iterations, root_iterations: o.root_iterations, point, normal }
+    }
 }
 
 /// Why a line gets no answer. The caller prefixes the file name and line number.
@@ -80,40 +153,71 @@ pub enum Problem {
     /// A number that is infinite once rounded to f32.
     #[error("{0:e} is beyond the range of f32")]
     OutOfRange(f64),
-    /// A proxy with no points or more than [`MAX_POLYGON_VERTICES`].
-    #[error("expected 1 to {MAX_POLYGON_VERTICES} points, got {0}")]
-    PointCount(usize),
-    /// The points or radius do not make a shape.
+    /// A proxy with no points or more than its dimension allows.
+    #[error("expected 1 to {max} points, got {count}")]
+    PointCount {
+        /// The number of points given.
+        count: usize,
+        /// The most points a proxy of the query's dimension takes.
+        max: usize,
+    },
+    /// A 3D orientation whose length is too far from 1 to be a rotation.
+    #[error("expected a unit quaternion (length within {} of 1), got length {length}", spatial::UNIT_TOLERANCE)]
+    NotUnit {
+        /// The quaternion's length.
+        length: f32,
+    },
+    /// The points or radius do not make a 2D shape.
     #[error(transparent)]
-    Geometry(GeometryError),
+    Geometry(impact2d::GeometryError),
+    /// The points or radius do not make a 3D shape.
+    #[error(transparent)]
+    Geometry3d(impact3d::GeometryError),
 }
 
 /// Parses one line of the input format into a query.
 ///
+/// The first point of `proxy_a` decides the dimension: three coordinates make a 3D query,
+/// anything else is read as 2D (and reported as such). Every other point and vector of the
+/// line must then have as many coordinates.
+///
 /// Errors: [`LineError::Json`] when the line is not JSON, [`LineError::Field`] naming the
-/// first field that is missing, of the wrong type, non-finite as an f32, or whose points do
-/// not make a shape.
+/// first field that is missing, of the wrong type or dimension, non-finite as an f32, or
+/// whose points do not make a shape.
 pub fn parse_query(line: &str) -> Result<Query, LineError> {
     let value: Value = serde_json::from_str(line).map_err(json_error)?;
     let fields = Fields::of(&value, &Loc::Query)?;
+    let id = fields.optional("id", Value::Null, id)?;
+    let (bodies, target, tolerance) = if spatial::is_spatial(&fields) {
+        use impact3d::settings::{TOI_TARGET, TOI_TOLERANCE};
+        (Bodies::Spatial(spatial::pair(&fields)?), TOI_TARGET, TOI_TOLERANCE)
+    } else {
+        use impact2d::settings::{TOI_TARGET, TOI_TOLERANCE};
+        (Bodies::Planar(planar::pair(&fields)?), TOI_TARGET, TOI_TOLERANCE)
+    };
     Ok(Query {
-        id: fields.optional("id", Value::Null, id)?,
-        proxy_a: fields.required("proxy_a", proxy)?,
-        sweep_a: fields.required("sweep_a", sweep)?,
-        proxy_b: fields.required("proxy_b", proxy)?,
-        sweep_b: fields.required("sweep_b", sweep)?,
+        id,
+        bodies,
         t_max: fields.optional("t_max", 1.0, number)?,
-        target: fields.optional("target", TOI_TARGET, number)?,
-        tolerance: fields.optional("tolerance", TOI_TOLERANCE, number)?,
+        target: fields.optional("target", target, number)?,
+        tolerance: fields.optional("tolerance", tolerance, number)?,
     })
 }
 
-/// Answers a query with [`time_of_impact`].
+/// Answers a query with the time of impact of its dimension: [`impact2d::time_of_impact`]
+/// or [`impact3d::time_of_impact`].
 ///
 /// Errors: the [`QueryError`] of `time_of_impact` for parameters it refuses.
-pub fn answer(query: &Query) -> Result<ToiOutput, QueryError> {
-    let q = query;
-    time_of_impact(&q.proxy_a, &q.sweep_a, &q.proxy_b, &q.sweep_b, q.t_max, q.target, q.tolerance)
+pub fn answer(query: &Query) -> Result<Answer, QueryError> {
+    let (t_max, target, tolerance) = (query.t_max, query.target, query.tolerance);
+    Ok(match &query.bodies {
+        Bodies::Planar(p) => {
+            impact2d::time_of_impact(&p.proxy_a, &p.sweep_a, &p.proxy_b, &p.sweep_b, t_max, target, tolerance)?.into()
+        }
+        Bodies::Spatial(p) => {
+            impact3d::time_of_impact(&p.proxy_a, &p.sweep_a, &p.proxy_b, &p.sweep_b, t_max, target, tolerance)?.into()
+        }
+    })
 }
 
 /// The name of a state in the output format.
@@ -128,23 +232,23 @@ pub fn state_name(state: ToiState) -> &'static str {
 
 /// The time printed for an answer: the time of impact for a hit, the last safe time for a
 /// failure, none for separated or overlapped shapes.
-pub fn reported_t(output: &ToiOutput) -> Option<f32> {
-    matches!(output.state, ToiState::Hit | ToiState::Failed).then_some(output.t)
+pub fn reported_t(answer: &Answer) -> Option<f32> {
+    matches!(answer.state, ToiState::Hit | ToiState::Failed).then_some(answer.t)
 }
 
 /// Writes the answer to the query `id` as one line of compact JSON.
 ///
 /// Errors: those of `out`.
-pub fn write_answer(out: &mut impl Write, id: &Value, output: &ToiOutput) -> io::Result<()> {
-    let hit = output.state == ToiState::Hit;
+pub fn write_answer(out: &mut impl Write, id: &Value, answer: &Answer) -> io::Result<()> {
+    let hit = answer.state == ToiState::Hit;
     let line = AnswerLine {
         id,
-        state: state_name(output.state),
-        t: reported_t(output),
-        iterations: output.iterations,
-        root_iterations: hit.then_some(output.root_iterations),
-        point: hit.then(|| plain_zero(output.point)),
-        normal: hit.then(|| plain_zero(output.normal)),
+        state: state_name(answer.state),
+        t: reported_t(answer),
+        iterations: answer.iterations,
+        root_iterations: hit.then_some(answer.root_iterations),
+        point: hit.then(|| answer.point.plain_zero()),
+        normal: hit.then(|| answer.normal.plain_zero()),
     };
     serde_json::to_writer(&mut *out, &line)?;
     out.write_all(b"\n")
@@ -160,9 +264,9 @@ struct AnswerLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     root_iterations: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    point: Option<[f32; 2]>,
+    point: Option<Coords>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    normal: Option<[f32; 2]>,
+    normal: Option<Coords>,
 }
 
 /// A JSON syntax error without serde_json's "line 1" (the caller knows the line).
@@ -171,11 +275,6 @@ fn json_error(error: serde_json::Error) -> LineError {
     let location = format!(" at line {} column {}", error.line(), error.column());
     let message = text.strip_suffix(&location).unwrap_or(&text).to_owned();
     LineError::Json { column: error.column(), message }
-}
-
-/// The vector as an array, with -0.0 written as 0.0 (adding +0.0 does that).
-fn plain_zero(v: Vec2) -> [f32; 2] {
-    [v.x + 0.0, v.y + 0.0]
 }
 
 /// Where a value sits in a query line; printed as `sweep_a.c1` or `proxy_b.points[3][0]`.
@@ -273,72 +372,42 @@ fn number(value: &Value, at: &Loc) -> Result<f32, LineError> {
     if rounded.is_finite() { Ok(rounded) } else { Err(at.error(Problem::OutOfRange(x))) }
 }
 
-/// A point or vector written `[x, y]`.
-fn vec2(value: &Value, at: &Loc) -> Result<Vec2, LineError> {
+/// `N` numbers written as one array, such as `[x, y]`, `[x, y, z]` or `[x, y, z, w]`
+/// (`written`, for errors).
+fn coordinates<const N: usize>(value: &Value, at: &Loc, written: &'static str) -> Result<[f32; N], LineError> {
     match value {
-        Value::Array(xy) if xy.len() == 2 => {
-            Ok(Vec2::new(number(&xy[0], &Loc::Index(at, 0))?, number(&xy[1], &Loc::Index(at, 1))?))
+        Value::Array(items) if items.len() == N => {
+            let mut coordinates = [0.0; N];
+            for (index, (slot, item)) in coordinates.iter_mut().zip(items).enumerate() {
+                *slot = number(item, &Loc::Index(at, index))?;
+            }
+            Ok(coordinates)
         }
-        other => Err(at.wrong_type("[x, y]", other)),
+        other => Err(at.wrong_type(written, other)),
     }
 }
 
-fn sweep(value: &Value, at: &Loc) -> Result<Sweep, LineError> {
-    let fields = Fields::of(value, at)?;
-    Ok(Sweep {
-        local_center: fields.optional("local_center", Vec2::ZERO, vec2)?,
-        c1: fields.required("c1", vec2)?,
-        c2: fields.required("c2", vec2)?,
-        a1: fields.required("a1", number)?,
-        a2: fields.required("a2", number)?,
-    })
-}
-
-/// A shape proxy: 1 point is a circle, 2 a capsule or segment, 3 to 8 the convex hull of
-/// the points, all inflated by the radius.
-fn proxy(value: &Value, at: &Loc) -> Result<ShapeProxy, LineError> {
-    let fields = Fields::of(value, at)?;
-    let points = fields.required("points", points)?;
-    let radius = fields.optional("radius", 0.0, number)?;
-    let built = match points.as_slice() {
-        few @ ([_] | [_, _]) => ShapeProxy::new(few, radius),
-        many => Polygon::new(many, radius).map(|polygon| ShapeProxy::from_shape(&Shape::Polygon(polygon))),
-    };
-    built.map_err(|error| {
-        let key = if matches!(error, GeometryError::InvalidRadius { .. }) { "radius" } else { "points" };
-        Loc::Key(at, key).error(Problem::Geometry(error))
-    })
-}
-
-/// 1 to [`MAX_POLYGON_VERTICES`] points.
-fn points(value: &Value, at: &Loc) -> Result<PointList, LineError> {
+/// 1 to `max` points, each read by `point`; `written` names the array for errors.
+fn points<T>(
+    value: &Value,
+    at: &Loc,
+    max: usize,
+    written: &'static str,
+    point: fn(&Value, &Loc) -> Result<T, LineError>,
+) -> Result<Vec<T>, LineError> {
     let Value::Array(items) = value else {
-        return Err(at.wrong_type("an array of [x, y] points", value));
+        return Err(at.wrong_type(written, value));
     };
-    if items.is_empty() || items.len() > MAX_POLYGON_VERTICES {
-        return Err(at.error(Problem::PointCount(items.len())));
+    if items.is_empty() || items.len() > max {
+        return Err(at.error(Problem::PointCount { count: items.len(), max }));
     }
-    let mut list = PointList { points: [Vec2::ZERO; MAX_POLYGON_VERTICES], count: items.len() };
-    for (index, (slot, item)) in list.points.iter_mut().zip(items).enumerate() {
-        *slot = vec2(item, &Loc::Index(at, index))?;
-    }
-    Ok(list)
-}
-
-/// The points of a proxy before it is built.
-struct PointList {
-    points: [Vec2; MAX_POLYGON_VERTICES],
-    count: usize,
-}
-
-impl PointList {
-    fn as_slice(&self) -> &[Vec2] {
-        &self.points[..self.count]
-    }
+    items.iter().enumerate().map(|(index, item)| point(item, &Loc::Index(at, index))).collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use impact2d::{ToiOutput, Vec2};
+
     use super::*;
 
     const CIRCLE: &str = r#"{"points": [[0, 0]], "radius": 0.5}"#;
@@ -354,55 +423,6 @@ mod tests {
             Ok(query) => panic!("expected an error, parsed {query:?}"),
             Err(error) => error.to_string(),
         }
-    }
-
-    #[test]
-    fn parses_every_field() {
-        let line = r#"{"id": 7,
-            "proxy_a": {"points": [[1, 2], [3, 4]], "radius": 0.25},
-            "sweep_a": {"local_center": [0.5, -0.5], "c1": [1, 0], "c2": [2, 0], "a1": 0.1, "a2": -3},
-            "proxy_b": {"points": [[0, 0]], "radius": 1e-3},
-            "sweep_b": {"c1": [0, 1], "c2": [0, -1.5], "a1": 0, "a2": 12.5},
-            "t_max": 0.75, "target": 0.01, "tolerance": 0.002}"#;
-        let query = parse_query(line).unwrap();
-        assert_eq!(query.id, Value::from(7));
-        assert_eq!(query.proxy_a.points(), &[Vec2::new(1.0, 2.0), Vec2::new(3.0, 4.0)]);
-        assert_eq!(query.proxy_a.radius(), 0.25);
-        let sweep_a = Sweep {
-            local_center: Vec2::new(0.5, -0.5),
-            c1: Vec2::new(1.0, 0.0),
-            c2: Vec2::new(2.0, 0.0),
-            a1: 0.1,
-            a2: -3.0,
-        };
-        assert_eq!(query.sweep_a, sweep_a);
-        assert_eq!(query.proxy_b.points(), &[Vec2::ZERO]);
-        assert_eq!(query.proxy_b.radius(), 1e-3);
-        assert_eq!(query.sweep_b.c2, Vec2::new(0.0, -1.5));
-        assert_eq!(query.sweep_b.a2, 12.5);
-        assert_eq!((query.t_max, query.target, query.tolerance), (0.75, 0.01, 0.002));
-    }
-
-    #[test]
-    fn absent_or_null_optional_fields_take_their_defaults() {
-        let bare = r#"{"proxy_a": {"points": [[0, 0]]}, "sweep_a": {"c1": [0, 0], "c2": [1, 0], "a1": 0, "a2": 0},
-            "proxy_b": {"points": [[3, 0]], "radius": null}, "sweep_b": {"local_center": null, "c1": [0, 0], "c2": [0, 0], "a1": 0, "a2": 0},
-            "t_max": null}"#;
-        let query = parse_query(bare).unwrap();
-        assert_eq!(query.id, Value::Null);
-        assert_eq!((query.proxy_a.radius(), query.proxy_b.radius()), (0.0, 0.0));
-        assert_eq!((query.sweep_a.local_center, query.sweep_b.local_center), (Vec2::ZERO, Vec2::ZERO));
-        assert_eq!((query.t_max, query.target, query.tolerance), (1.0, TOI_TARGET, TOI_TOLERANCE));
-        assert_eq!(parse_query(&circles(r#""id": null, "#)).unwrap().id, Value::Null);
-    }
-
-    #[test]
-    fn unknown_fields_are_ignored() {
-        let noisy = r#"{"id": "x", "comment": [1, {"a": 2}],
-            "proxy_a": {"points": [[0, 0]], "radius": 0.5, "kind": "circle"}, "sweep_a": {"c1": [0, 0], "c2": [0, 0], "a1": 0, "a2": 0, "v": 3},
-            "proxy_b": {"points": [[0, 0]], "radius": 0.5}, "sweep_b": {"c1": [0, 0], "c2": [0, 0], "a1": 0, "a2": 0}, "speed": "fast"}"#;
-        let clean = circles(r#""id": "x", "#);
-        assert_eq!(parse_query(noisy).unwrap(), parse_query(&clean).unwrap());
     }
 
     #[test]
@@ -423,109 +443,9 @@ mod tests {
     }
 
     #[test]
-    fn one_and_two_points_make_circles_and_capsules() {
-        let line = circles("").replacen(r#"[[0, 0]], "radius": 0.5"#, r#"[[-1, 0], [1, 0]], "radius": 0"#, 1);
-        let query = parse_query(&line).unwrap();
-        assert_eq!(query.proxy_a.count(), 2);
-        assert_eq!(query.proxy_a.radius(), 0.0);
-        // Two coincident points are accepted: the proxy is a circle.
-        let line = circles("").replacen("[[0, 0]]", "[[2, 2], [2, 2]]", 1);
-        assert_eq!(parse_query(&line).unwrap().proxy_a.points(), &[Vec2::splat(2.0); 2]);
-    }
-
-    #[test]
-    fn negative_radius_names_the_radius_field() {
-        let line = circles("").replacen("0.5", "-0.5", 1);
-        assert_eq!(error_text(&line), "proxy_a.radius: proxy radius must be zero or positive, got -0.5");
-        // A polygon checks its radius before building its hull.
-        let line = circles("").replacen(r#"[[0, 0]], "radius": 0.5"#, r#"[[0, 0], [1, 0], [0, 1]], "radius": -1"#, 1);
-        assert_eq!(error_text(&line), "proxy_a.radius: polygon radius must be zero or positive, got -1");
-    }
-
-    #[test]
-    fn point_counts_outside_1_to_8_are_errors() {
-        let none = circles("").replacen("[[0, 0]]", "[]", 1);
-        assert_eq!(error_text(&none), "proxy_a.points: expected 1 to 8 points, got 0");
-        let nine = (0..9).map(|i| format!("[{i}, {}]", i * i)).collect::<Vec<_>>().join(", ");
-        let line = circles("").replace(r#"[[0, 0]], "radius": 0.5}, "sweep_b""#, &format!(r#"[{nine}]}}, "sweep_b""#));
-        assert_eq!(error_text(&line), "proxy_b.points: expected 1 to 8 points, got 9");
-    }
-
-    #[test]
-    fn wrong_types_name_the_field() {
-        let cases = [
-            (circles("").replacen(r#""a2": 0"#, r#""a2": "0""#, 1), "sweep_a.a2: expected a number, got a string"),
-            (
-                circles("").replacen("[[0, 0]]", r#"[[0, "1"]]"#, 1),
-                "proxy_a.points[0][1]: expected a number, got a string",
-            ),
-            (
-                circles("").replacen("[[0, 0]]", "[[0, 0, 0]]", 1),
-                "proxy_a.points[0]: expected [x, y], got an array of 3 items",
-            ),
-            (circles("").replacen("[[0, 0]]", "[0, 0]", 1), "proxy_a.points[0]: expected [x, y], got the number 0"),
-            (circles("").replacen(r#""c1": [0, 0]"#, r#""c1": null"#, 1), "sweep_a.c1: expected [x, y], got null"),
-            (circles("").replacen(STILL, "[]", 1), "sweep_a: expected an object, got an array of 0 items"),
-            (circles(r#""t_max": "1", "#), "t_max: expected a number, got a string"),
-            ("[1, 2]".to_owned(), "query: expected an object, got an array of 2 items"),
-        ];
-        for (line, expected) in cases {
-            assert_eq!(error_text(&line), expected, "{line}");
-        }
-    }
-
-    #[test]
-    fn missing_fields_are_named() {
-        let line = circles("").replacen(r#", "a2": 0"#, "", 2); // Both sweeps lose a2; A is reported.
-        assert_eq!(error_text(&line), "sweep_a.a2: missing");
-        let line = circles("").replace(r#""sweep_b": "#, r#""sweep_c": "#);
-        assert_eq!(error_text(&line), "sweep_b: missing");
-        let line = circles("").replacen(r#""points": [[0, 0]], "#, "", 1);
-        assert_eq!(error_text(&line), "proxy_a.points: missing");
-    }
-
-    #[test]
-    fn numbers_beyond_f32_are_errors() {
-        // 1e39 is a finite f64 but an infinite f32.
-        let line = circles("").replacen(r#""c1": [0, 0]"#, r#""c1": [1e39, 0]"#, 1);
-        assert_eq!(error_text(&line), "sweep_a.c1[0]: 1e39 is beyond the range of f32");
-        let line = circles(r#""target": -1e39, "#);
-        assert_eq!(error_text(&line), "target: -1e39 is beyond the range of f32");
-        // 1e999 is not even an f64: serde_json refuses it as invalid JSON.
-        let line = circles("").replacen(r#""radius": 0.5"#, r#""radius": 1e999"#, 1);
-        let text = error_text(&line);
-        assert!(text.starts_with("invalid JSON at column ") && text.ends_with(": number out of range"), "{text}");
-    }
-
-    #[test]
     fn bad_json_gives_the_column() {
         assert_eq!(error_text(r#"{"id": 1,"#), "invalid JSON at column 9: EOF while parsing a value");
         assert_eq!(error_text("{'id': 1}"), "invalid JSON at column 2: key must be a string");
-    }
-
-    #[test]
-    fn polygons_are_convex_hulls_of_points_in_any_order() {
-        let line = circles("").replacen("[[0, 0]]", "[[1, 1], [0, 0], [0.5, 0.5], [1, 0], [0, 1]]", 1);
-        let query = parse_query(&line).unwrap();
-        let hull = query.proxy_a.points();
-        assert_eq!(hull.len(), 4, "the inner point is dropped: {hull:?}");
-        for corner in [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y] {
-            assert!(hull.contains(&corner), "{corner} missing from {hull:?}");
-        }
-        let area2: f32 = (0..4).map(|i| hull[i].perp_dot(hull[(i + 1) % 4])).sum();
-        assert!(area2 > 0.0, "counter-clockwise");
-        assert_eq!(query.proxy_a.radius(), 0.5);
-    }
-
-    #[test]
-    fn degenerate_polygons_name_the_points_field() {
-        let collinear = circles("").replacen("[[0, 0]]", "[[0, 0], [1, 1], [2, 2]]", 1);
-        assert_eq!(
-            error_text(&collinear),
-            "proxy_a.points: polygon points are collinear (their hull is thinner than the linear slop)"
-        );
-        let welded = circles("").replacen("[[0, 0]]", "[[0, 0], [1, 0], [1, 0.001]]", 1);
-        assert_eq!(error_text(&welded), "proxy_a.points: polygon needs at least 3 distinct points, got 2");
     }
 
     fn output(state: ToiState, t: f32) -> ToiOutput {
@@ -543,7 +463,7 @@ mod tests {
 
     fn answer_line(id: Value, output: &ToiOutput) -> String {
         let mut out = Vec::new();
-        write_answer(&mut out, &id, output).unwrap();
+        write_answer(&mut out, &id, &Answer::from(*output)).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -558,6 +478,24 @@ mod tests {
         assert_eq!(separated, "{\"id\":null,\"state\":\"separated\",\"t\":null,\"iterations\":3}\n");
         let overlapped = answer_line(Value::from(2.5), &output(ToiState::Overlapped, 0.0));
         assert_eq!(overlapped, "{\"id\":2.5,\"state\":\"overlapped\",\"t\":null,\"iterations\":3}\n");
+    }
+
+    #[test]
+    fn answers_to_3d_queries_have_three_coordinates() {
+        let output = impact3d::ToiOutput {
+            state: ToiState::Hit,
+            t: 0.5,
+            iterations: 4,
+            root_iterations: 7,
+            point: impact3d::Vec3::new(-0.0, 1.5, 0.25),
+            normal: impact3d::Vec3::new(0.0, -0.0, -1.0),
+            subdivisions: 2,
+            glancing: false,
+        };
+        let mut out = Vec::new();
+        write_answer(&mut out, &Value::from(1), &Answer::from(output)).unwrap();
+        let expected = r#"{"id":1,"state":"hit","t":0.5,"iterations":4,"root_iterations":7,"point":[0.0,1.5,0.25],"normal":[0.0,0.0,-1.0]}"#;
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{expected}\n"));
     }
 
     #[test]

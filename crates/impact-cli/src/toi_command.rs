@@ -8,12 +8,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use impact2d::ToiOutput;
 use serde_json::Value;
 use thiserror::Error;
 
 use crate::showcase;
-use crate::toi_batch::{LineError, Query, answer, parse_query, write_answer};
+use crate::toi_batch::{Answer, LineError, Query, answer, parse_query, write_answer};
 
 /// How long `--time` answers the queries, at least, without `--repeat`.
 const TIMING_DURATION: Duration = Duration::from_secs(1);
@@ -122,7 +121,7 @@ struct Batch {
     /// The number of lines that got no answer.
     malformed: usize,
     /// The showcase's answers, for its table.
-    answers: Vec<(Value, ToiOutput)>,
+    answers: Vec<(Value, Answer)>,
     /// The answered queries, kept for `--time`.
     queries: Vec<Query>,
 }
