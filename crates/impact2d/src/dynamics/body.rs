@@ -232,6 +232,9 @@ pub(crate) struct Body {
     /// Singly linked list of the body's joints (joint keys: index × 2 + end).
     pub joint_head: u32,
     pub user_data: u64,
+    /// False while the body is out of the simulation (`World::set_body_enabled`): no proxies,
+    /// contacts, island or awake slot; its shapes' proxy keys are stale.
+    pub enabled: bool,
 }
 
 impl Body {
@@ -280,6 +283,7 @@ impl Body {
             contact_count: 0,
             joint_head: NULL,
             user_data: def.user_data,
+            enabled: true,
         }
     }
 

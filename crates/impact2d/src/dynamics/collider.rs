@@ -56,11 +56,15 @@ impl Default for ShapeDef {
 
 impl ShapeDef {
     pub(crate) fn validate(&self) -> Result<(), WorldError> {
-        let requirement = "finite, from 0 to MAX_DENSITY (1e9 kg/m²)";
-        check_range(self.density, (0.0, MAX_DENSITY), "shape density", requirement)?;
+        check_density(self.density)?;
         check_friction(self.friction)?;
         check_restitution(self.restitution)
     }
+}
+
+/// Fails unless `density` is finite and from 0 to [`MAX_DENSITY`].
+pub(crate) fn check_density(density: f32) -> Result<(), WorldError> {
+    check_range(density, (0.0, MAX_DENSITY), "shape density", "finite, from 0 to MAX_DENSITY (1e9 kg/m²)")
 }
 
 /// Fails unless `friction` is finite and from 0 to [`MAX_FRICTION`].

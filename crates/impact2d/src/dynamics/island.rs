@@ -172,6 +172,9 @@ impl World {
     /// Wakes a body: a dynamic body's whole island, a kinematic body alone.
     pub(crate) fn wake_body_index(&mut self, body: u32) {
         let b = &self.bodies[body];
+        if !b.enabled {
+            return;
+        }
         match b.body_type {
             BodyType::Static => {}
             BodyType::Kinematic => {
@@ -299,14 +302,20 @@ impl World {
             if self.islands.items[island as usize].min_sleep_time < TIME_TO_SLEEP {
                 continue;
             }
-            if self.islands.items[island as usize].removed > 0 {
-                self.split_island(island);
-            } else {
-                self.sleep_island(island);
-            }
+            self.sleep_or_split(island);
         }
         self.scratch_islands = candidates;
         self.scratch_bodies = kinematic_sleepers;
+    }
+
+    /// Puts an island whose bodies all rested long enough to sleep, split first if a touch
+    /// ended in it (each part then sleeps).
+    pub(crate) fn sleep_or_split(&mut self, island: u32) {
+        if self.islands.items[island as usize].removed > 0 {
+            self.split_island(island);
+        } else {
+            self.sleep_island(island);
+        }
     }
 
     /// Puts an island to sleep: its bodies leave the awake set with zero velocity.

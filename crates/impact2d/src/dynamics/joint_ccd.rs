@@ -224,7 +224,7 @@ impl World {
             while link != NULL {
                 let j = &self.joints[link >> 1];
                 let other = j.other(link & 1);
-                if j.constrains() {
+                if j.constrains() && self.bodies[other].enabled {
                     joints.push(link >> 1);
                     if self.bodies[other].is_dynamic() && self.bodies[other].is_awake() {
                         stack.push(other);

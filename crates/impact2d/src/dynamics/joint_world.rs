@@ -123,6 +123,20 @@ impl World {
         }
     }
 
+    /// Links the island of a dynamic body that joined the simulation again (made dynamic or
+    /// enabled) with the islands of its jointed dynamic partners.
+    pub(crate) fn link_joint_islands(&mut self, body: u32) {
+        let mut key = self.bodies[body].joint_head;
+        while key != NULL {
+            let j = &self.joints[key >> 1];
+            let (other, next, constrains) = (j.other(key & 1), j.next[(key & 1) as usize], j.constrains());
+            if constrains && self.bodies[other].is_dynamic() && self.bodies[other].enabled {
+                self.link_islands(body, other);
+            }
+            key = next;
+        }
+    }
+
     /// Takes joint key `key` out of `body`'s joint list.
     fn unlink_joint(&mut self, body: u32, key: u32) {
         let mut link = self.bodies[body].joint_head;
@@ -159,7 +173,8 @@ impl World {
     /// that the broad phase still holds get their contacts back now, and the others are
     /// offered again at the next update (their proxies are queried again).
     fn pair_again(&mut self, a: u32, b: u32) {
-        if self.joined_without_collision(a, b) {
+        // A disabled body's shapes are paired when it is enabled.
+        if self.joined_without_collision(a, b) || !self.bodies[a].enabled || !self.bodies[b].enabled {
             return;
         }
         let mut sa = self.bodies[a].shape_head;

@@ -15,6 +15,7 @@
 //! | `bit_set.rs` | a bit set of contact indices (the contacts with an awake body), visited in order |
 //! | `handles.rs` | generational [`BodyId`], [`ShapeId`] and [`JointId`]; the slot tables behind them |
 //! | `body.rs` | [`BodyType`], [`BodyDef`], the world's body record |
+//! | `body_controls.rs` | body controls at run time: type, enabled, sleep, flags, damping, mass data, target pose ([`BodyMassData`]) |
 //! | `collider.rs` | [`ShapeDef`], the world's shape record (geometry, material, filter, proxy, AABB) |
 //! | `contact.rs` | contacts: made and destroyed with broad-phase pairs, the narrow-phase update, touch changes |
 //! | `solver.rs` | the step's solver stages and body integration |
@@ -49,6 +50,7 @@
 
 mod bit_set;
 mod body;
+mod body_controls;
 mod collider;
 mod contact;
 mod contact_solver;
@@ -69,6 +71,7 @@ mod solver;
 mod world;
 
 pub use body::{BodyDef, BodyType};
+pub use body_controls::BodyMassData;
 pub use collider::ShapeDef;
 pub use continuous::{ContinuousMode, ContinuousStats, ImpactEvent};
 pub use error::WorldError;

@@ -736,12 +736,14 @@ impl World {
         // The origin as given, within the limit, whatever the rounding of the center.
         b.transform.p = b.transform.p.clamp(Vec2::splat(-MAX_COORDINATE), Vec2::splat(MAX_COORDINATE));
         b.sweep = b.still_sweep();
-        let xf = b.transform;
+        let (xf, enabled) = (b.transform, b.enabled);
         let mut shape = b.shape_head;
         while shape != NULL {
             let c = &mut self.colliders[shape];
             c.aabb = c.geometry.aabb(xf);
-            self.broad_phase.move_proxy(c.proxy, c.aabb)?;
+            if enabled {
+                self.broad_phase.move_proxy(c.proxy, c.aabb)?;
+            }
             shape = c.next;
         }
         if self.bodies[index].body_type == BodyType::Static {
@@ -911,7 +913,7 @@ impl World {
         if !(mass.mass.is_finite() && mass.rotational_inertia.is_finite()) {
             return Err(WorldError::InvalidValue { what: "shape mass", requirement: "finite (lower the density)" });
         }
-        if b.is_dynamic() && !self.mass_fits(body_index, shape, def.density) {
+        if b.is_dynamic() && !self.mass_fits(body_index, Some((shape, def.density))) {
             let requirement = "at most MAX_BODY_MASS (1e18 kg), its rotational inertia finite (lower the density)";
             return Err(WorldError::InvalidValue { what: "body mass", requirement });
         }
@@ -923,6 +925,11 @@ impl World {
         };
         let index = self.colliders.next_index().ok_or(WorldError::Full { what: "shapes" })?;
         let proxy = self.broad_phase.create_proxy(aabb, kind, def.filter, u64::from(index))?;
+        if !b.enabled {
+            // A disabled body's shapes join the broad phase when it is enabled.
+            let removed = self.broad_phase.remove_proxy(proxy);
+            debug_assert!(removed.is_ok());
+        }
         let collider = Collider {
             body: body_index,
             geometry: *shape,
@@ -1052,14 +1059,17 @@ impl World {
         Ok(())
     }
 
-    /// Removes a collider's proxy and frees its slot (its contacts are gone already).
+    /// Removes a collider's proxy and frees its slot (its contacts are gone already). A
+    /// disabled body's shapes have no proxy.
     fn free_collider(&mut self, index: u32) {
         let proxy = self.colliders[index].proxy;
-        if proxy.kind() == ProxyKind::Static {
-            self.static_dirty = true;
+        if self.bodies[self.colliders[index].body].enabled {
+            if proxy.kind() == ProxyKind::Static {
+                self.static_dirty = true;
+            }
+            let removed = self.broad_phase.remove_proxy(proxy);
+            debug_assert!(removed.is_ok());
         }
-        let removed = self.broad_phase.remove_proxy(proxy);
-        debug_assert!(removed.is_ok());
         self.sensor_shapes -= u32::from(self.colliders[index].sensor);
         self.colliders.remove(index);
     }
@@ -1159,7 +1169,9 @@ impl World {
     pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), WorldError> {
         let index = self.shape_index(id)?;
         self.colliders[index].filter = filter;
-        self.broad_phase.set_filter(self.colliders[index].proxy, filter)?;
+        if self.bodies[self.colliders[index].body].enabled {
+            self.broad_phase.set_filter(self.colliders[index].proxy, filter)?;
+        }
         let body = self.colliders[index].body;
         self.wake_body_index(body);
         Ok(())
@@ -1187,7 +1199,7 @@ impl World {
     /// dynamic body without mass gets 1 kg and does not turn; static and kinematic bodies have
     /// none. The origin stays put; the center of mass moves with the new local center, and
     /// the velocity of the new center follows from the angular velocity.
-    fn update_mass(&mut self, index: u32) {
+    pub(super) fn update_mass(&mut self, index: u32) {
         self.update_extents(index);
         let (mut mass, mut first, mut inertia_at_origin) = (0.0f64, glam::DVec2::ZERO, 0.0f64);
         let mut shape = self.bodies[index].shape_head;
@@ -1196,9 +1208,14 @@ impl World {
             add_mass(&mut mass, &mut first, &mut inertia_at_origin, &c.geometry, c.density);
             shape = c.next;
         }
-        let b = &mut self.bodies[index];
-        if !b.is_dynamic() {
-            // A kinematic body has no mass, but continuous collision sweeps it by its extents.
+        if !self.bodies[index].is_dynamic() {
+            // No mass, the center at the origin (as a body made static or kinematic has); but
+            // continuous collision sweeps a kinematic body by its extents.
+            let b = &mut self.bodies[index];
+            (b.mass, b.inv_mass, b.inertia, b.inv_inertia) = (0.0, 0.0, 0.0, 0.0);
+            b.local_center = Vec2::ZERO;
+            b.center = b.transform.p;
+            b.sweep = b.still_sweep();
             self.update_extents(index);
             return;
         }
@@ -1208,6 +1225,15 @@ impl World {
         } else {
             (Vec2::ZERO, 1.0, 0.0)
         };
+        self.set_mass_properties(index, local_center, mass, inertia);
+    }
+
+    /// Gives a dynamic body its mass (kg, positive), center of mass (body coordinates) and
+    /// rotational inertia about it (kg·m², not negative). The origin stays put; the center of
+    /// mass moves with the new local center, and the velocity of the new center follows from
+    /// the angular velocity.
+    pub(super) fn set_mass_properties(&mut self, index: u32, local_center: Vec2, mass: f32, inertia: f32) {
+        let b = &mut self.bodies[index];
         let old_inverses = (b.inv_mass, b.inv_inertia);
         // A mass or inertia so small that its inverse overflows (below 3e-39) is taken as no
         // mass (1 kg) or no rotation, so that no inverse is infinite.
@@ -1243,11 +1269,19 @@ impl World {
         self.update_extents(index);
     }
 
+    /// Marks the static tree for rebuilding before the next step's pairs.
+    pub(super) fn mark_static_dirty(&mut self) {
+        self.static_dirty = true;
+    }
+
     /// Whether a dynamic body keeps its mass within [`MAX_BODY_MASS`] and its rotational
-    /// inertia finite with `shape` of `density` attached.
-    fn mass_fits(&self, index: u32, shape: &Shape, density: f32) -> bool {
+    /// inertia finite with its shapes and, when given, `extra` (a shape and its density)
+    /// attached.
+    pub(super) fn mass_fits(&self, index: u32, extra: Option<(&Shape, f32)>) -> bool {
         let (mut mass, mut first, mut inertia_at_origin) = (0.0f64, glam::DVec2::ZERO, 0.0f64);
-        add_mass(&mut mass, &mut first, &mut inertia_at_origin, shape, density);
+        if let Some((shape, density)) = extra {
+            add_mass(&mut mass, &mut first, &mut inertia_at_origin, shape, density);
+        }
         let mut link = self.bodies[index].shape_head;
         while link != NULL {
             let c = &self.colliders[link];

@@ -237,7 +237,9 @@ impl World {
             let (ba, bb) = (&self.bodies[j.body_a], &self.bodies[j.body_b]);
             let sleeping = |b: &super::body::Body| b.is_dynamic() && !b.is_awake();
             let awake_dynamic = |b: &super::body::Body| b.is_dynamic() && b.is_awake();
-            if sleeping(ba) || sleeping(bb) || !(awake_dynamic(ba) || awake_dynamic(bb)) {
+            // A disabled body's joints wait for it.
+            let off = !ba.enabled || !bb.enabled;
+            if off || sleeping(ba) || sleeping(bb) || !(awake_dynamic(ba) || awake_dynamic(bb)) {
                 continue;
             }
             let state = |b: &super::body::Body| if b.is_awake() { b.awake_index as usize + 1 } else { 0 };
