@@ -4,9 +4,10 @@
 
 use super::cases::Query;
 use super::models::{Model, Pair, RefShape};
-use impact3d::settings::{TOI_TARGET, TOI_TOLERANCE};
+use impact3d::settings::{LINEAR_SLOP, TOI_TARGET, TOI_TOLERANCE};
 use impact3d::{ShapeProxy, Sweep, ToiState, Transform};
 use parry3d::math::{Pose, Rotation, Vector};
+use parry3d::query::sweep_toi::{Sweep as ParrySweep, SweepToiStatus, ToiProxy, sweep_time_of_impact};
 use parry3d::query::{NonlinearRigidMotion, ShapeCastStatus, cast_shapes_nonlinear};
 use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, RoundShape, Segment, Shape, Triangle};
 
@@ -18,6 +19,9 @@ pub enum Algo {
     /// impact3d's `time_of_impact_uncertified`: plain bilateral advancement, for the cost of
     /// the certificate.
     ImpactUncertified,
+    /// parry3d's `sweep_time_of_impact` (the Box2D v3 port that rapier's continuous
+    /// collision runs first, falling back on the nonlinear cast for shapes it cannot proxy).
+    ParrySweep,
     /// parry3d's `cast_shapes_nonlinear` stopping at the first contact (`stop_at_penetration`
     /// true, as rapier passes it for sensors).
     ParryNonlinear,
@@ -28,7 +32,8 @@ pub enum Algo {
 }
 
 /// Every algorithm, in table order.
-pub const ALGOS: [Algo; 4] = [Algo::Impact, Algo::ImpactUncertified, Algo::ParryNonlinear, Algo::ParryDirectional];
+pub const ALGOS: [Algo; 5] =
+    [Algo::Impact, Algo::ImpactUncertified, Algo::ParrySweep, Algo::ParryNonlinear, Algo::ParryDirectional];
 
 impl Algo {
     /// Its name in the table.
@@ -36,25 +41,24 @@ impl Algo {
         match self {
             Algo::Impact => "impact3d time_of_impact",
             Algo::ImpactUncertified => "impact3d uncertified (plain BA)",
+            Algo::ParrySweep => "parry3d sweep_time_of_impact",
             Algo::ParryNonlinear => "parry3d cast_shapes_nonlinear",
             Algo::ParryDirectional => "parry3d cast_shapes_nonlinear, directional",
         }
     }
 
-    /// Whether it is parry's (its motion model and band).
-    pub fn is_parry(self) -> bool {
+    /// Whether it is parry's nonlinear cast (its motion model and band).
+    pub fn is_nonlinear(self) -> bool {
         matches!(self, Algo::ParryNonlinear | Algo::ParryDirectional)
     }
 
-    /// The gap band (meters) its hits aim at: impact's target ± tolerance as its world passes
-    /// them; parry's cast stops where the shapes touch (to about 1e-6 m), granted ± a quarter
-    /// of impact's target so that both bands are as wide.
-    pub fn band(self) -> (f64, f64) {
+    /// Which motion model it follows: impact's sweep (0), parry's velocities (1) or parry's
+    /// nlerp sweep (2).
+    pub fn model(self) -> usize {
         match self {
-            Algo::Impact | Algo::ImpactUncertified => {
-                ((TOI_TARGET - TOI_TOLERANCE) as f64, (TOI_TARGET + TOI_TOLERANCE) as f64)
-            }
-            Algo::ParryNonlinear | Algo::ParryDirectional => (-TOI_TOLERANCE as f64, TOI_TOLERANCE as f64),
+            Algo::Impact | Algo::ImpactUncertified => 0,
+            Algo::ParryNonlinear | Algo::ParryDirectional => 1,
+            Algo::ParrySweep => 2,
         }
     }
 }
@@ -132,24 +136,41 @@ struct Body {
     sweep: Sweep,
     shape: Box<dyn Shape>,
     motion: NonlinearRigidMotion,
+    /// parry's sweep and its proxy's points and radius.
+    parry_sweep: ParrySweep,
+    points: Vec<Vector>,
+    radius: f32,
     reference: RefShape,
-    /// impact's model and parry's, from the values each receives.
-    models: [Model; 2],
+    /// The models of [`Algo::model`], from the values each algorithm receives.
+    models: [Model; 3],
 }
 
 fn body(proxy: &ShapeProxy, sweep: &Sweep) -> Body {
     let motion = parry_motion(sweep);
     let start = sweep.transform_at(0.0);
+    // parry's sweep gets the end orientations; impact's exponential map gives the last one.
+    let q2 = sweep.rotation_at(1.0);
+    let parry_sweep = ParrySweep {
+        local_center: pv(sweep.local_center),
+        c1: pv(sweep.c1),
+        c2: pv(sweep.c2),
+        q1: pq(start.q),
+        q2: pq(q2),
+    };
     let lift = |v: Vector| impact3d::Vec3::new(v.x, v.y, v.z);
     let models = [
         Model::sweep(sweep),
         Model::velocity(start.p, start.q, lift(motion.local_center), lift(motion.linvel), lift(motion.angvel)),
+        Model::nlerp(sweep.local_center, sweep.c1, sweep.c2, start.q, q2),
     ];
     Body {
         proxy: proxy.clone(),
         sweep: *sweep,
         shape: parry_shape(proxy),
         motion,
+        parry_sweep,
+        points: proxy.points().iter().map(|v| pv(*v)).collect(),
+        radius: proxy.radius(),
         reference: RefShape::new(proxy),
         models,
     }
@@ -187,6 +208,17 @@ impl Prepped {
                     Err(_) => Answer { kind: Kind::Failed, t: 0.0 },
                 }
             }
+            Algo::ParrySweep => {
+                let (pa, pb) = (ToiProxy::from_points(&a.points, a.radius), ToiProxy::from_points(&b.points, b.radius));
+                let out = sweep_time_of_impact(&pa, &a.parry_sweep, &pb, &b.parry_sweep, 1.0, LINEAR_SLOP);
+                let kind = match out.status {
+                    SweepToiStatus::Hit => Kind::Hit,
+                    SweepToiStatus::Separated => Kind::Separated,
+                    SweepToiStatus::Overlapped => Kind::Overlapped,
+                    SweepToiStatus::Failed => Kind::Failed,
+                };
+                Answer { kind, t: out.fraction as f64 }
+            }
             Algo::ParryNonlinear | Algo::ParryDirectional => {
                 let stop_at_penetration = algo == Algo::ParryNonlinear;
                 match cast_shapes_nonlinear(&a.motion, &*a.shape, &b.motion, &*b.shape, 0.0, 1.0, stop_at_penetration) {
@@ -207,8 +239,29 @@ impl Prepped {
 
     /// The reference pair under `algo`'s motion model.
     pub fn pair(&self, algo: Algo) -> Pair<'_> {
-        let k = usize::from(algo.is_parry());
+        let k = algo.model();
         Pair { a: &self.a.reference, b: &self.b.reference, ma: self.a.models[k], mb: self.b.models[k] }
+    }
+
+    /// `algo`'s band of the surface gap (meters) at a hit, and whether its Overlapped means
+    /// overlapping cores (parry's sweep) rather than surfaces.
+    ///
+    /// * impact: the target ± tolerance its world passes, 5 mm ± 1.25 mm;
+    /// * parry's sweep: its core gap aims at max(slop, R − slop) ± slop/4 with R the summed
+    ///   radii: 5 mm ± 1.25 mm between polyhedra, 5 mm deep once R ≥ 1 cm;
+    /// * parry's nonlinear cast stops where the shapes touch (to about 1e-6 m): granted
+    ///   ± 1.25 mm so that its band is as wide as the others'.
+    pub fn band(&self, algo: Algo) -> (f64, f64, bool) {
+        let tol = TOI_TOLERANCE as f64;
+        match algo {
+            Algo::Impact | Algo::ImpactUncertified => ((TOI_TARGET as f64) - tol, TOI_TARGET as f64 + tol, false),
+            Algo::ParrySweep => {
+                let r = self.a.radius + self.b.radius;
+                let target = LINEAR_SLOP.max(r - LINEAR_SLOP) as f64 - r as f64;
+                (target - tol, target + tol, true)
+            }
+            Algo::ParryNonlinear | Algo::ParryDirectional => (-tol, tol, false),
+        }
     }
 
     /// The largest distance (meters) between a core point placed by `algo`'s library in f32
@@ -221,14 +274,18 @@ impl Prepped {
             for k in 0..=4 {
                 let t = 0.25 * k as f64;
                 for v in body.proxy.points() {
-                    let mine = match algo {
-                        Algo::ParryNonlinear | Algo::ParryDirectional => {
-                            let p = body.motion.position_at_time(t as f32).transform_point(pv(*v));
-                            glam::DVec3::new(p.x as f64, p.y as f64, p.z as f64)
-                        }
-                        _ => body.sweep.transform_at(t as f32).apply(*v).as_dvec3(),
+                    let parry = |pose: Pose| {
+                        let p = pose.transform_point(pv(*v));
+                        glam::DVec3::new(p.x as f64, p.y as f64, p.z as f64)
                     };
-                    let model = body.models[usize::from(algo.is_parry())];
+                    let mine = match algo {
+                        Algo::ParryNonlinear | Algo::ParryDirectional => parry(body.motion.position_at_time(t as f32)),
+                        Algo::ParrySweep => parry(body.parry_sweep.transform_at(t as f32)),
+                        Algo::Impact | Algo::ImpactUncertified => {
+                            body.sweep.transform_at(t as f32).apply(*v).as_dvec3()
+                        }
+                    };
+                    let model = body.models[algo.model()];
                     worst = worst.max(mine.distance(model.place(t, v.as_dvec3())));
                 }
             }

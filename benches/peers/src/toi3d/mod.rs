@@ -3,10 +3,11 @@
 //! * Time of impact: the seeded families of impact3d's tests (random shapes, thin rods
 //!   spinning 1–3 rad per step near boxes, small spheres at 5–40 m per step against slabs
 //!   5 mm thick, Catto's hovering tetrahedron), half of each 5 km from the origin, answered by
-//!   impact3d's `time_of_impact`, its uncertified variant and parry3d's
-//!   `cast_shapes_nonlinear` (what rapier's continuous collision falls back on) in both of its
-//!   modes, timed in interleaved batches and checked against the f64 brute-force reference of
-//!   `models.rs` under each algorithm's own motion model and band ([`Algo::band`]).
+//!   impact3d's `time_of_impact`, its uncertified variant, parry3d's `sweep_time_of_impact`
+//!   and its `cast_shapes_nonlinear` (what rapier's continuous collision falls back on) in
+//!   both of its modes, timed in interleaved batches and checked against the f64 brute-force
+//!   reference of `models.rs` under each algorithm's own motion model and band
+//!   ([`Prepped::band`]).
 //! * GJK distance and ray casts: `queries.rs`.
 //!
 //! Classification (gaps are signed surface distances; EPS = 2e-5 m + 16 f32 spacings of the
@@ -77,7 +78,7 @@ pub struct Row {
 /// Time of impact on every family: `n` queries each, half of them 5 km out.
 pub fn run(n: usize) -> Vec<Row> {
     let mut rows = Vec::new();
-    for which in 0..FAMILIES.len() {
+    for (which, &family) in FAMILIES.iter().enumerate() {
         let queries = cases::generate(which, n);
         for far in [false, true] {
             let set: Vec<&Query> = queries.iter().filter(|q| q.far == far).collect();
@@ -86,7 +87,7 @@ pub fn run(n: usize) -> Vec<Row> {
             let verdicts = classify_set(&set, &prepped, &answers);
             for (j, &algo) in ALGOS.iter().enumerate() {
                 let mut row = verdicts[j].clone();
-                row.family = FAMILIES[which];
+                row.family = family;
                 row.far = far;
                 row.algo = algo.name();
                 row.queries = set.len();
@@ -123,6 +124,9 @@ pub fn totals(rows: &[Row]) -> Vec<Row> {
         .collect()
 }
 
+/// Per algorithm: the answers to every item, or the timed batches (µs per item, size).
+pub type PerAlgo<T> = Vec<Vec<T>>;
+
 /// Mean time per query (weighted by batch size), and the median and 99th percentile of the
 /// batches' times per query (µs).
 pub fn summarize(samples: &[(f64, usize)]) -> (f64, f64, f64) {
@@ -143,7 +147,7 @@ pub fn time_interleaved<T, A: Copy, R: Copy>(
     items: &[T],
     algos: &[A],
     run: impl Fn(&T, A) -> R,
-) -> (Vec<Vec<R>>, Vec<Vec<(f64, usize)>>) {
+) -> (PerAlgo<R>, PerAlgo<(f64, usize)>) {
     let mut answers: Vec<Vec<R>> = algos.iter().map(|_| Vec::with_capacity(items.len())).collect();
     let mut samples: Vec<Vec<(f64, usize)>> = algos.iter().map(|_| Vec::new()).collect();
     let mut out = Vec::with_capacity(BATCH);
@@ -186,17 +190,15 @@ fn classify_set(set: &[&Query], prepped: &[Prepped], answers: &[Vec<Answer>]) ->
     let mut rows = vec![Row::default(); ALGOS.len()];
     for (i, (q, p)) in set.iter().zip(prepped).enumerate() {
         let eps = 2e-5 + 16.0 * f32::EPSILON as f64 * p.extent();
-        // impact's two algorithms share a model and a band, parry's two theirs: one
-        // reference search for each.
-        let mut first: [Option<models::Crossing>; 2] = [None, None];
+        // Algorithms of one model share a band: one reference search for each model.
+        let mut first: [Option<models::Crossing>; 3] = [None; 3];
         for (j, &algo) in ALGOS.iter().enumerate() {
             let a = answers[j][i];
             let row = &mut rows[j];
-            let k = usize::from(algo.is_parry());
             let pair = p.pair(algo);
-            let (lo, hi) = algo.band();
-            let cross = *first[k].get_or_insert_with(|| pair.first_below(lo - eps));
-            let verdict = classify(&pair, cross, a, algo, eps);
+            let (lo, hi, core_overlap) = p.band(algo);
+            let cross = *first[algo.model()].get_or_insert_with(|| pair.first_below(lo - eps));
+            let verdict = classify(&pair, cross, a, algo, (lo, hi, core_overlap), eps);
             row.hits += usize::from(matches!(a.kind, Kind::Hit | Kind::Overlapped));
             row.failed += usize::from(a.kind == Kind::Failed);
             row.model_error = row.model_error.max(p.model_error(algo));
@@ -223,8 +225,14 @@ fn classify_set(set: &[&Query], prepped: &[Prepped], answers: &[Vec<Answer>]) ->
     rows
 }
 
-fn classify(pair: &models::Pair, cross: models::Crossing, a: Answer, algo: Algo, eps: f64) -> Verdict {
-    let (lo, hi) = algo.band();
+fn classify(
+    pair: &models::Pair,
+    cross: models::Crossing,
+    a: Answer,
+    algo: Algo,
+    (lo, hi, core_overlap): (f64, f64, bool),
+    eps: f64,
+) -> Verdict {
     if cross.capped {
         return Verdict::Unknown;
     }
@@ -255,8 +263,9 @@ fn classify(pair: &models::Pair, cross: models::Crossing, a: Answer, algo: Algo,
             }
         }
         Kind::Overlapped => {
-            let limit = if algo.is_parry() { hi + eps } else { eps };
-            if gap0() <= limit {
+            let radii = if core_overlap { pair.a.radius + pair.b.radius } else { 0.0 };
+            let limit = if algo.is_nonlinear() { hi + eps } else { eps };
+            if gap0() + radii <= limit {
                 Verdict::Fine
             } else if cross.t.is_some() {
                 miss()

@@ -13,6 +13,10 @@
 //!   with center = start · local_center: body point x sits at center + v t + exp(w t)
 //!   (p0 + q0 x − center). With p0 = c1 − q1 local_center, v = c2 − c1 and w = rotation this
 //!   is impact's model; the peers' tests check that both libraries' f32 poses agree with it.
+//! * parry3d's `sweep_time_of_impact` (`Sweep`, the Box2D v3 port): the center moves on a
+//!   line, the orientation is the normalized linear interpolation (nlerp) of the end
+//!   quaternions q1 and q2, q1 negated first when q1·q2 < 0 (the short way round): a turn of
+//!   more than π per step is taken the other way, and the rate is fastest mid-step.
 
 use super::support::{core_depth, core_distance};
 use glam::{DQuat, DVec3};
@@ -25,6 +29,8 @@ pub enum Model {
     Sweep { lc: DVec3, c1: DVec3, c2: DVec3, q1: DQuat, rotation: DVec3 },
     /// parry's constant velocities from a start pose.
     Velocity { p0: DVec3, q0: DQuat, lc: DVec3, v: DVec3, w: DVec3 },
+    /// parry's sweep: nlerp from q1 (already on q2's side) to q2.
+    Nlerp { lc: DVec3, c1: DVec3, c2: DVec3, q1: DQuat, q2: DQuat },
 }
 
 fn w(v: Vec3) -> DVec3 {
@@ -47,6 +53,14 @@ impl Model {
         Model::Velocity { p0: w(p0), q0: wq(q0), lc: w(lc), v: w(v), w: w(angvel) }
     }
 
+    /// parry's sweep model, from the f32 values its `Sweep` holds (q1 negated as parry's
+    /// nlerp does when q1·q2 < 0; the quaternions as given, not renormalized).
+    pub fn nlerp(lc: Vec3, c1: Vec3, c2: Vec3, q1: Quat, q2: Quat) -> Model {
+        let (q1, q2) = (q1.as_dquat(), q2.as_dquat());
+        let q1 = if q1.dot(q2) < 0.0 { -q1 } else { q1 };
+        Model::Nlerp { lc: w(lc), c1: w(c1), c2: w(c2), q1, q2 }
+    }
+
     /// Where body point `x` is at time t.
     pub fn place(&self, t: f64, x: DVec3) -> DVec3 {
         match *self {
@@ -58,29 +72,44 @@ impl Model {
                 let center = p0 + q0 * lc;
                 center + v * t + DQuat::from_scaled_axis(w * t) * (p0 + q0 * x - center)
             }
+            Model::Nlerp { lc, c1, c2, q1, q2 } => {
+                let q = (q1 * (1.0 - t) + q2 * t).normalize();
+                c1 + (c2 - c1) * t + q * (x - lc)
+            }
         }
     }
 
     /// The velocity of the center of mass (per unit time).
     fn center_velocity(&self) -> DVec3 {
         match *self {
-            Model::Sweep { c1, c2, .. } => c2 - c1,
+            Model::Sweep { c1, c2, .. } | Model::Nlerp { c1, c2, .. } => c2 - c1,
             Model::Velocity { v, .. } => v,
         }
     }
 
     /// The largest speed of a body point `reach` meters from the center of mass.
+    ///
+    /// For nlerp, q = p/|p| with p(t) = (1 − t) q1 + t q2 on the chord: |q̇| ≤ |ṗ|/|p| =
+    /// |q2 − q1|/|p|, and the angular speed of a unit quaternion's rotation is 2|q̇|, so the
+    /// bound is 2|q2 − q1|/d with d the distance from the origin to the chord (4 tan(θ/4) for
+    /// a turn of θ).
     fn speed(&self, reach: f64) -> f64 {
         let turn = match *self {
             Model::Sweep { rotation, .. } => rotation.length(),
             Model::Velocity { w, .. } => w.length(),
+            Model::Nlerp { q1, q2, .. } => {
+                let (a, e) = (glam::DVec4::from(q1), glam::DVec4::from(q2) - glam::DVec4::from(q1));
+                let s = if e.length_squared() > 0.0 { (-a.dot(e) / e.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+                let d = (a + e * s).length();
+                if d > 0.0 { 2.0 * e.length() / d } else { f64::INFINITY }
+            }
         };
         turn * reach
     }
 
     fn local_center(&self) -> DVec3 {
         match *self {
-            Model::Sweep { lc, .. } | Model::Velocity { lc, .. } => lc,
+            Model::Sweep { lc, .. } | Model::Velocity { lc, .. } | Model::Nlerp { lc, .. } => lc,
         }
     }
 }

@@ -143,8 +143,8 @@ pub fn distance(n: usize) -> Vec<Row> {
             for (i, p) in posed.iter().enumerate() {
                 let exact = p.reference();
                 row.near += usize::from(exact < NEAR);
-                for k in 0..2 {
-                    let err = (answers[k][i] - exact).abs();
+                for (k, answers) in answers.iter().enumerate() {
+                    let err = (answers[i] - exact).abs();
                     let err = if err.is_nan() { f64::INFINITY } else { err };
                     row.max_error[k] = row.max_error[k].max(err);
                     if exact < NEAR {
@@ -384,8 +384,8 @@ pub fn rays(n: usize) -> Vec<Row> {
         let mut row = Row::timed(name.to_string(), &samples);
         row.count = set.len();
         for (i, r) in set.iter().enumerate() {
-            for k in 0..2 {
-                let err = r.error(answers[k][i]);
+            for (k, answers) in answers.iter().enumerate() {
+                let err = r.error(answers[i]);
                 row.max_error[k] = row.max_error[k].max(err);
                 row.wrong[k] += usize::from(err > RAY_TOLERANCE);
             }
