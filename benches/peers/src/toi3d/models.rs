@@ -193,3 +193,44 @@ impl Pair<'_> {
         Crossing { t: None, capped: true }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The nlerp rate bound holds: the rotation between finely sampled orientations never
+    /// turns faster, and mid-step it is nearly reached.
+    #[test]
+    fn nlerp_turn_rate_bounds_the_sampled_rate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..500 {
+            let mut unit = || {
+                Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
+                    .normalize_or(Vec3::X)
+            };
+            let (a, b) = (unit(), unit());
+            let q1 = Quat::from_axis_angle(a, 2.0);
+            let turn = 3.0 * b.x.abs();
+            let q2 = (Quat::from_axis_angle(b, turn) * q1).normalize();
+            let m = Model::nlerp(Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, q1, q2);
+            let bound = m.speed(1.0);
+            let Model::Nlerp { q1, q2, .. } = m else { unreachable!() };
+            let q = |t: f64| (q1 * (1.0 - t) + q2 * t).normalize();
+            // The angle of the rotation from q(s) to q(t), well conditioned when small.
+            let angle = |s: f64, t: f64| {
+                let d = q(s).conjugate() * q(t);
+                2.0 * d.xyz().length().atan2(d.w.abs())
+            };
+            let n = 1000;
+            for k in 0..n {
+                let (t0, t1) = (k as f64 / n as f64, (k + 1) as f64 / n as f64);
+                let a = angle(t0, t1);
+                assert!(a / (t1 - t0) <= bound * (1.0 + 1e-9) + 1e-12, "{} > {bound}", a * n as f64);
+            }
+            let mid = angle(0.5 - 1e-6, 0.5 + 1e-6) / 2e-6;
+            assert!(mid > 0.99 * bound || bound < 1e-6, "{mid} vs {bound}");
+        }
+    }
+}
