@@ -1,7 +1,8 @@
-//! `cargo run --release -p peers [-- [toi] [steps] [tunneling] [--quick] [--explain] [--scene
-//! NAME]...]`: impact side by side with rapier2d 0.36 and parry2d 0.31 (issue 7), on one
-//! thread. Prints one markdown report: time of impact, whole steps, tunneling (the parts named,
-//! or all). `--quick` runs small counts (a spot check in seconds); `--explain` prints the first
+//! `cargo run --release -p peers [-- [toi] [toi3d] [steps] [tunneling] [--quick] [--explain]
+//! [--scene NAME]...]`: impact side by side with rapier2d 0.36 and parry2d 0.31 (issue 7) and
+//! impact3d with parry3d 0.31 (issue 20), on one thread. Prints one markdown report: time of
+//! impact, 3D time of impact with distance and ray casts, whole steps, tunneling (the parts
+//! named, or all). `--quick` runs small counts (a spot check in seconds); `--explain` prints the first
 //! wrong time of impact answer of each algorithm and family; `--scene NAME` limits the whole
 //! steps to the scenes named (`--scene paddle`: the kinematic paddle of issue 17 alone).
 
@@ -9,6 +10,7 @@ mod rng;
 mod scene;
 mod steps;
 mod toi;
+mod toi3d;
 mod tunneling;
 
 use std::process::ExitCode;
@@ -17,18 +19,22 @@ use std::process::ExitCode;
 struct Counts {
     explain: bool,
     toi_queries: usize,
+    toi3d_queries: usize,
     steps_scale: f64,
     box_seeds: u64,
 }
 
-const FULL: Counts = Counts { explain: false, toi_queries: 16384, steps_scale: 1.0, box_seeds: 40 };
-const QUICK: Counts = Counts { explain: false, toi_queries: 512, steps_scale: 0.1, box_seeds: 2 };
+const FULL: Counts =
+    Counts { explain: false, toi_queries: 16384, toi3d_queries: 1500, steps_scale: 1.0, box_seeds: 40 };
+const QUICK: Counts = Counts { explain: false, toi_queries: 512, toi3d_queries: 96, steps_scale: 0.1, box_seeds: 2 };
 
 /// The parts of the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Part {
     /// Time of impact: the seeded query families against the f64 reference.
     Toi,
+    /// 3D time of impact, GJK distance and ray casts against parry3d.
+    Toi3d,
     /// Whole steps of the benchmark scenes in both engines.
     Steps,
     /// The continuous scenes in both engines, escapes checked every step.
@@ -60,6 +66,9 @@ fn main() -> ExitCode {
     let wanted = |part: Part| parts.is_empty() || parts.contains(&part);
     if wanted(Part::Toi) {
         print_toi(&counts);
+    }
+    if wanted(Part::Toi3d) {
+        print_toi3d(&counts);
     }
     if wanted(Part::Steps) {
         match steps::run(counts.steps_scale, &args.scenes) {
@@ -122,6 +131,116 @@ fn print_toi(counts: &Counts) {
             println!("{} / {}: {problem}\n", r.family, r.algo);
         }
     }
+}
+
+/// The machine's logical cores and load averages (1, 5 and 15 minutes), for the record.
+fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map_or("unknown".to_string(), |l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    format!("{cores} logical cores, load average {load}")
+}
+
+fn print_toi3d(counts: &Counts) {
+    let n = counts.toi3d_queries;
+    println!("Machine at the start of the 3D part: {}.\n", machine());
+    println!("### 3D time of impact ({n} seeded queries per family, every other one 5 km out; batches of 64)\n");
+    println!(
+        "| family | algorithm | queries | mean µs | median µs | p99 µs | parry nonlinear / this (mean) | hits | solid misses | glancing misses | late | false hits | failed | unknown | model check m |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let rows = toi3d::run(n);
+    let parry = toi3d::Algo::ParryNonlinear.name();
+    let mut lines: Vec<(String, &toi3d::Row)> =
+        rows.iter().map(|r| (format!("{}{}", r.family, if r.far { ", 5 km out" } else { "" }), r)).collect();
+    let totals = toi3d::totals(&rows);
+    lines.extend(totals.iter().map(|r| ("all".to_string(), r)));
+    for (name, r) in &lines {
+        let peer = lines.iter().find(|(m, p)| m == name && p.algo == parry).map_or(f64::NAN, |(_, p)| p.mean_us);
+        println!(
+            "| {name} | {} | {} | {:.2} | {:.2} | {:.2} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {:.0e} |",
+            r.algo,
+            r.queries,
+            r.mean_us,
+            r.median_us,
+            r.p99_us,
+            peer / r.mean_us,
+            r.hits,
+            r.solid_misses,
+            r.glancing_misses,
+            r.late,
+            r.false_hits,
+            r.failed,
+            r.unknown,
+            r.model_error
+        );
+    }
+    println!();
+    for (name, r) in lines.iter().filter(|_| counts.explain) {
+        for problem in &r.problems {
+            println!("{name} / {}: {problem}\n", r.algo);
+        }
+    }
+    let mut distance = toi3d::queries::distance(n);
+    distance.push(toi3d::queries::Row::total(&distance));
+    println!(
+        "### 3D GJK distance (the families' pairs posed at t = 0 and ½; error against the f64 reference; near: pairs less than {} m apart; wrong: off by more than {} m)\n",
+        toi3d::queries::NEAR,
+        toi3d::queries::DISTANCE_TOLERANCE
+    );
+    println!(
+        "| set | pairs | impact3d mean µs | parry3d mean µs | parry / impact | impact3d median µs | parry3d median µs | near | impact3d max error m (near) | parry3d max error m (near) | impact3d wrong | parry3d wrong |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for r in &distance {
+        println!(
+            "| {} | {} | {:.3} | {:.3} | {:.2} | {:.3} | {:.3} | {} | {:.1e} ({:.1e}) | {:.1e} ({:.1e}) | {} | {} |",
+            r.set,
+            r.count,
+            r.mean_us[0],
+            r.mean_us[1],
+            r.mean_us[1] / r.mean_us[0],
+            r.median_us[0],
+            r.median_us[1],
+            r.near,
+            r.max_error[0],
+            r.max_near_error[0],
+            r.max_error[1],
+            r.max_near_error[1],
+            r.wrong[0],
+            r.wrong[1]
+        );
+    }
+    println!();
+    let mut rays = toi3d::queries::rays(n);
+    rays.push(toi3d::queries::Row::total(&rays));
+    println!(
+        "### 3D ray casts (solid, shape frame; error: distance between the hit points; wrong: a hit/miss disagreement or off by more than {} m)\n",
+        toi3d::queries::RAY_TOLERANCE
+    );
+    println!(
+        "| shape | rays | impact3d mean µs | parry3d mean µs | parry / impact | impact3d median µs | parry3d median µs | impact3d max error m | parry3d max error m | impact3d wrong | parry3d wrong |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for r in &rays {
+        println!(
+            "| {} | {} | {:.3} | {:.3} | {:.2} | {:.3} | {:.3} | {:.1e} | {:.1e} | {} | {} |",
+            r.set,
+            r.count,
+            r.mean_us[0],
+            r.mean_us[1],
+            r.mean_us[1] / r.mean_us[0],
+            r.median_us[0],
+            r.median_us[1],
+            r.max_error[0],
+            r.max_error[1],
+            r.wrong[0],
+            r.wrong[1]
+        );
+    }
+    println!();
+    println!("Machine at the end of the 3D part: {}.\n", machine());
 }
 
 fn print_steps(rows: &[steps::Row]) {
