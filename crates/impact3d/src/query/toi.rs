@@ -207,9 +207,11 @@ impl<'a> ToiQuery<'a> {
 
     /// Runs bilateral advancement, with or without certifying each advance.
     fn solve(&self, certified: bool) -> ToiOutput {
-        let bound = MotionBound::new((self.proxy_a, &self.sweep_a), (self.proxy_b, &self.sweep_b));
         // Only a rotation that moves some core point needs the certificate.
-        let motion = (certified && bound.rotates()).then_some(&bound);
+        let turns = self.sweep_a.rotation != Vec3::ZERO || self.sweep_b.rotation != Vec3::ZERO;
+        let bound = (certified && turns)
+            .then(|| MotionBound::new((self.proxy_a, &self.sweep_a), (self.proxy_b, &self.sweep_b)));
+        let motion = bound.as_ref().filter(|m| m.rotates());
         let mut out = ToiOutput::start();
         let mut cache = SimplexCache::default();
         let mut glance_depth = None;
