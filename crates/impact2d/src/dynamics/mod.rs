@@ -29,6 +29,7 @@
 //! | `joint_ccd.rs` | after continuous collision: jointed neighbors of the bodies it moved pulled back to them |
 //! | `events.rs` | event types and buffers |
 //! | `queries.rs` | ray casts, shape casts, AABB and point overlap |
+//! | `mover.rs` | [`CharacterMover`]: a capsule moved by casts (slide, slopes, steps, snap, platforms, pushes) |
 //! | `error.rs` | [`WorldError`] |
 //!
 //! Units: meters, kilograms, seconds, radians.
@@ -64,6 +65,7 @@ mod joint;
 mod joint_ccd;
 mod joint_solver;
 mod joint_world;
+mod mover;
 mod moving_set;
 mod queries;
 mod sensor_sweep;
@@ -78,5 +80,6 @@ pub use error::WorldError;
 pub use events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent};
 pub use handles::{BodyId, JointId, ShapeId};
 pub use joint::{DistanceDef, JointDef, JointEvent, JointKind, MotorDef, PrismaticDef, RevoluteDef, WeldDef, WheelDef};
+pub use mover::{CharacterMover, MoveOutput, MoverDef, MoverHit};
 pub use queries::CastHit;
 pub use world::{ContactData, StepProfile, World, WorldDef};
