@@ -17,6 +17,7 @@
 //! Units: meters, kilograms, seconds, radians; y up.
 
 pub(crate) mod joints;
+pub(crate) mod movers;
 mod read;
 
 use std::fmt;
@@ -36,6 +37,7 @@ use thiserror::Error;
 use crate::json;
 pub use crate::json::Pos;
 pub use joints::{JOINT_TYPES, JointDef};
+pub use movers::{MoverCommand, MoverSpec};
 
 /// The defaults of every optional field, in one place (the reader, the serializer and the
 /// documentation agree on them).
@@ -105,6 +107,9 @@ pub struct Scene {
     /// The joints between named bodies, in order (`docs/scene-format.md`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub joints: Vec<JointDef>,
+    /// The character movers, each shown by a kinematic body (`docs/scene-format.md`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub movers: Vec<MoverSpec>,
 }
 
 /// How a body moves.
@@ -450,12 +455,19 @@ pub struct ValidScene {
     built: Vec<Vec<Vec<Shape>>>,
     /// `joint_bodies[joint]`: the scene indices of each joint's bodies A and B.
     joint_bodies: Vec<(usize, usize)>,
+    /// `mover_bodies[mover]`: the scene index of the body that shows each mover.
+    mover_bodies: Vec<usize>,
 }
 
 impl ValidScene {
     /// The scene indices of joint `i`'s bodies A and B.
     pub fn joint_bodies(&self, i: usize) -> (usize, usize) {
         self.joint_bodies[i]
+    }
+
+    /// The scene index of the body that shows mover `i`.
+    pub fn mover_body(&self, i: usize) -> usize {
+        self.mover_bodies[i]
     }
 
     /// The scene as given.
@@ -568,6 +580,7 @@ impl Scene {
             enable_continuous: true,
             bodies: Vec::new(),
             joints: Vec::new(),
+            movers: Vec::new(),
         }
     }
 
@@ -616,7 +629,7 @@ impl Scene {
             check_at_most(cap, max, unit, &root.key(key))?;
         }
         let bodies = root.key("bodies");
-        let built = self
+        let built: Vec<Vec<Vec<Shape>>> = self
             .bodies
             .iter()
             .enumerate()
@@ -629,7 +642,13 @@ impl Scene {
             .enumerate()
             .map(|(i, joint)| joint.resolve(&names, &joints::joint_path(i)))
             .collect::<Result<_, _>>()?;
-        Ok(ValidScene { scene: self.clone(), built, joint_bodies })
+        let mover_bodies = self
+            .movers
+            .iter()
+            .enumerate()
+            .map(|(i, mover)| movers::resolve(mover, i, &self.bodies, &built))
+            .collect::<Result<_, _>>()?;
+        Ok(ValidScene { scene: self.clone(), built, joint_bodies, mover_bodies })
     }
 
     /// The scene in the file format: indented JSON that [`parse_scene`] reads back to an

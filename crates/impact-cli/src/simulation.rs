@@ -21,12 +21,12 @@
 //! //! ```
 
 use impact2d::settings::LINEAR_SLOP;
-use impact2d::{Aabb, StepProfile, Vec2, WorldError};
+use impact2d::{Aabb, BodyId, CharacterMover, Shape, StepProfile, Vec2, WorldError};
 use serde::Serialize;
 
 use crate::build::{BuildError, SceneWorld, build_world};
 use crate::replay::{BodyPose, BodyState, ContactPoint, ToiEvent};
-use crate::scene::{BodyType, ValidScene};
+use crate::scene::{BodyType, MoverCommand, ValidScene};
 
 /// A scene being run.
 #[derive(Clone, Debug)]
@@ -48,6 +48,22 @@ pub struct Simulation {
     impacts: u64,
     /// The box around every shape as the scene starts (m).
     start_bounds: Option<Aabb>,
+    /// The scene's gravity (m/s²), which the movers fall by.
+    gravity: Vec2,
+    /// The character movers and the bodies that show them.
+    movers: Vec<MoverDriver>,
+}
+
+/// A character mover run by its script.
+#[derive(Clone, Debug)]
+struct MoverDriver {
+    mover: CharacterMover,
+    /// The kinematic body placed where the mover is.
+    body: BodyId,
+    script: Vec<MoverCommand>,
+    /// The velocity kept from the last move (m/s) and the run speed commanded (m/s).
+    velocity: Vec2,
+    run: f32,
 }
 
 impl Simulation {
@@ -56,6 +72,7 @@ impl Simulation {
     /// Errors: [`BuildError`] when the world refuses a body or shape.
     pub fn new(scene: &ValidScene) -> Result<Simulation, BuildError> {
         let built = build_world(scene)?;
+        let movers = drivers(scene, &built)?;
         let s = scene.scene();
         let start_bounds = built
             .shapes
@@ -78,6 +95,8 @@ impl Simulation {
             toi_calls: 0,
             impacts: 0,
             start_bounds,
+            gravity: s.gravity,
+            movers,
         })
     }
 
@@ -85,6 +104,7 @@ impl Simulation {
     ///
     /// Errors: those of [`impact2d::World::step`] (none for a validated scene).
     pub fn step(&mut self) -> Result<(), WorldError> {
+        self.drive_movers()?;
         self.built.world.step(self.time_step, self.substeps)?;
         self.profiles.push(self.built.world.profile());
         self.touching.push(self.built.world.touching_contact_count() as u32);
@@ -95,6 +115,38 @@ impl Simulation {
         let found = self.built.world.impact_events().iter().filter(|e| e.normal != Vec2::ZERO);
         self.tois.extend(found.map(|e| (step, ToiEvent { point: e.point, normal: e.normal })));
         Ok(())
+    }
+
+    /// Moves each mover by its script (run speed, jumps) and the scene's gravity, and places
+    /// its body where it is. Runs before the world's step, as a game's update would.
+    fn drive_movers(&mut self) -> Result<(), WorldError> {
+        let (step, dt, gravity) = (self.steps(), self.time_step, self.gravity);
+        for d in &mut self.movers {
+            let mut jump = 0.0;
+            for command in d.script.iter().filter(|c| c.step == step) {
+                d.run = command.run.unwrap_or(d.run);
+                jump = command.jump;
+            }
+            // On the ground the mover stands (or jumps); in the air it falls.
+            let v = if d.mover.is_grounded() {
+                Vec2::new(d.run, jump)
+            } else {
+                Vec2::new(d.run, d.velocity.y) + gravity * dt
+            };
+            d.velocity = d.mover.move_and_slide(&mut self.built.world, v, dt)?.velocity;
+            self.built.world.set_transform(d.body, d.mover.position(), 0.0)?;
+        }
+        Ok(())
+    }
+
+    /// The mover positions (m), in the scene's order.
+    pub fn mover_positions(&self) -> Vec<Vec2> {
+        self.movers.iter().map(|d| d.mover.position()).collect()
+    }
+
+    /// Whether each mover stands on walkable ground, in the scene's order.
+    pub fn movers_grounded(&self) -> Vec<bool> {
+        self.movers.iter().map(|d| d.mover.is_grounded()).collect()
     }
 
     /// The impacts continuous collision resolved in the steps after step `step` (steps
@@ -399,6 +451,28 @@ pub struct Statistics {
     /// Impacts continuous collision resolved, over all steps
     /// ([`impact2d::ContinuousStats::impacts`]).
     pub impacts: u64,
+}
+
+/// The drivers of a scene's movers: each mover's capsule is the first shape of its body
+/// (checked by validation), its start the body's position.
+fn drivers(scene: &ValidScene, built: &SceneWorld) -> Result<Vec<MoverDriver>, BuildError> {
+    let mut out = Vec::new();
+    for (i, spec) in scene.scene().movers.iter().enumerate() {
+        let index = scene.mover_body(i);
+        let body = scene.bodies().nth(index).expect("validated mover body");
+        let capsule = match body.shapes().next().map(|shape| shape.parts) {
+            Some([Shape::Capsule(c)]) => (c.center1(), c.center2(), c.radius()),
+            _ => {
+                let source = WorldError::InvalidValue { what: "mover shape", requirement: "a sensor capsule first" };
+                return Err(BuildError { path: crate::scene::movers::mover_path(i), source });
+            }
+        };
+        let mover = CharacterMover::new(&spec.def(capsule), body.def.position)
+            .map_err(|source| BuildError { path: crate::scene::movers::mover_path(i), source })?;
+        let script = spec.script.clone();
+        out.push(MoverDriver { mover, body: built.bodies[index], script, velocity: Vec2::ZERO, run: 0.0 });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

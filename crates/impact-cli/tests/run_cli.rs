@@ -263,7 +263,17 @@ fn documented_scenes() -> Vec<String> {
 #[test]
 fn documented_examples_read_and_run() {
     let examples = documented_scenes();
-    assert_eq!(examples.len(), 4);
+    assert_eq!(examples.len(), 5);
+    // The mover example: 200 steps at 3 m/s (10 m) and the up-to-a-radius nudge that puts its
+    // round bottom on the step (0.3 m), a jump, then standing.
+    let mut runner = impact_cli::simulation::Simulation::new(&parse_scene(&examples[4]).unwrap()).unwrap();
+    let mut peak = 0.0f32;
+    for _ in 0..300 {
+        runner.step().unwrap();
+        peak = peak.max(runner.mover_positions()[0].y);
+    }
+    let end = runner.mover_positions()[0];
+    assert!(peak > 2.5 && (end.x - 10.3).abs() < 0.05 && (end.y - 0.91).abs() < 0.005, "{end} {peak}");
     let jointed = parse_scene(&examples[3]).unwrap();
     let mut run = impact_cli::simulation::Simulation::new(&jointed).unwrap();
     for _ in 0..120 {

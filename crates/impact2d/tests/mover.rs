@@ -135,7 +135,12 @@ fn climbs_low_stairs_and_not_high_ones_and_walks_down_without_flying() {
             highest = highest.max(m.position().y - STAND);
         }
         let top = highest;
-        assert_eq!(top > 5.0 * rise, climbs, "rise {rise}: ended {top} m up at {} after {stepped} steps climbed", m.position());
+        assert_eq!(
+            top > 5.0 * rise,
+            climbs,
+            "rise {rise}: ended {top} m up at {} after {stepped} steps climbed",
+            m.position()
+        );
     }
     // Down a 30° slope at 3 m/s: grounded every step (snapped, not flying off).
     let mut w = flat();

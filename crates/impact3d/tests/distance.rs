@@ -3,6 +3,8 @@
 //!
 //! Tolerance: 16 f32 spacings of the largest coordinate met, as in 2D.
 
+#[path = "support/hostile.rs"]
+mod hostile;
 mod support;
 
 use glam::DVec3;
@@ -144,7 +146,7 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
     /// Any transforms: an error, or a finite answer.
     #[test]
-    fn hostile_transforms_give_an_error_or_a_finite_answer(v in proptest::collection::vec(support::hostile(), 14)) {
+    fn hostile_transforms_give_an_error_or_a_finite_answer(v in proptest::collection::vec(hostile::hostile(), 14)) {
         let p = ShapeProxy::new(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z], 0.1).unwrap();
         let q = ShapeProxy::new(&[Vec3::new(v[0], v[1], v[2]).clamp(Vec3::splat(-1e9), Vec3::splat(1e9))], 0.0);
         let q = q.unwrap_or_else(|_| p.clone());

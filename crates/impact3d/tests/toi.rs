@@ -11,6 +11,8 @@
 //! before it (never late); `Separated` with no dip below the band (no miss); `Overlapped`
 //! only with a gap below E at 0; `Failed` safe.
 
+#[path = "support/hostile.rs"]
+mod hostile;
 mod support;
 
 use glam::{DQuat, DVec3};
@@ -273,7 +275,7 @@ proptest::proptest! {
     /// Any sweeps and parameters: an error, or a finite answer within [0, t_max], from every
     /// time of impact, in bounded work.
     #[test]
-    fn hostile_sweeps_give_an_error_or_a_finite_answer(v in proptest::collection::vec(support::hostile(), 22)) {
+    fn hostile_sweeps_give_an_error_or_a_finite_answer(v in proptest::collection::vec(hostile::hostile(), 22)) {
         let rod = ShapeProxy::new(&[Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)], 0.01).unwrap();
         let cube = support::toi_cases::box_proxy(Vec3::splat(0.5));
         let q1 = Quat::from_xyzw(v[6], v[7], v[8], v[9]);

@@ -6,6 +6,7 @@ use std::fmt;
 use impact2d::Vec2;
 
 use super::joints::{JOINT_FIELDS, JOINT_TYPES, JointDef};
+use super::movers::{COMMAND_FIELDS, MOVER_FIELDS, MoverCommand, MoverSpec};
 use super::{BodyDef, BodyType, FieldPath, Geometry, PathStep, Scene, SceneError, ShapeDef, defaults};
 use crate::json::{Member, Node, Pos, Value};
 
@@ -22,6 +23,7 @@ const SCENE_FIELDS: &[&str] = &[
     "enable_continuous",
     "bodies",
     "joints",
+    "movers",
 ];
 
 /// The fields of a body object.
@@ -78,6 +80,32 @@ pub(super) fn scene(root: &Node) -> Result<Scene, SceneError> {
         enable_continuous: fields.optional("enable_continuous", true, boolean)?,
         bodies: fields.optional("bodies", Vec::new(), |node, at| list(node, at, body))?,
         joints: fields.optional("joints", Vec::new(), |node, at| list(node, at, joint))?,
+        movers: fields.optional("movers", Vec::new(), |node, at| list(node, at, mover))?,
+    })
+}
+
+fn mover(node: &Node, at: &Loc) -> Result<MoverSpec, SceneError> {
+    let fields = Fields::of(node, at)?;
+    fields.reject_unknown(MOVER_FIELDS, "a mover")?;
+    let d = MoverSpec::new(&fields.required("body", string)?);
+    Ok(MoverSpec {
+        skin: fields.optional("skin", d.skin, number)?,
+        max_slope: fields.optional("max_slope", d.max_slope, number)?,
+        step_height: fields.optional("step_height", d.step_height, number)?,
+        snap_distance: fields.optional("snap_distance", d.snap_distance, number)?,
+        push_force: fields.optional("push_force", d.push_force, number)?,
+        script: fields.optional("script", Vec::new(), |node, at| list(node, at, command))?,
+        ..d
+    })
+}
+
+fn command(node: &Node, at: &Loc) -> Result<MoverCommand, SceneError> {
+    let fields = Fields::of(node, at)?;
+    fields.reject_unknown(COMMAND_FIELDS, "a mover command")?;
+    Ok(MoverCommand {
+        step: fields.required("step", count)?,
+        run: fields.optional("run", None, |n, at| number(n, at).map(Some))?,
+        jump: fields.optional("jump", 0.0, number)?,
     })
 }
 

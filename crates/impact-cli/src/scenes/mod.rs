@@ -1,12 +1,14 @@
 //! The built-in scenes, one file per family: the seeds' scenarios (`seeds.rs`), Box2D's
 //! continuous samples re-created (`continuous.rs`), scenes built with joints (`joints.rs`), the
-//! benchmark scenes (`benchmarks.rs`, and the joint grid of `joints.rs`) and the showcase
+//! benchmark scenes (`benchmarks.rs`, and the joint grid of `joints.rs`), a character mover's
+//! course (`movers.rs`) and the showcase
 //! (`showcase.rs`). `impact list` prints them and `impact export` writes one as a
 //! scene file.
 
 mod benchmarks;
 mod continuous;
 mod joints;
+mod movers;
 mod seeds;
 mod showcase;
 
@@ -18,7 +20,8 @@ use crate::scene::{BodyDef, BodyType, Geometry, Scene, ShapeDef};
 pub struct BuiltIn {
     /// The name `impact export` takes.
     pub name: &'static str,
-    /// The family it belongs to: `seeds`, `continuous`, `benchmark` or `showcase`.
+    /// The family it belongs to: `seeds`, `continuous`, `joints`, `movers`, `benchmark` or
+    /// `showcase`.
     pub family: &'static str,
     /// One line saying what it shows.
     pub description: &'static str,
@@ -154,6 +157,12 @@ pub const ALL: &[BuiltIn] = &[
         family: "joints",
         description: "three ragdolls of capsules on limited revolute joints fired at 60, 100 and 150 m/s into walls 1 cm thick",
         build: joints::ragdoll_cannon,
+    },
+    BuiltIn {
+        name: "mover_course",
+        family: "movers",
+        description: "a scripted character mover rides a platform, climbs stairs and slopes, pushes a crate and dashes at 50 m/s into a 1 cm wall",
+        build: movers::mover_course,
     },
     BuiltIn {
         name: "large_pyramid",

@@ -199,7 +199,10 @@ impl CharacterMover {
             return Err(WorldError::InvalidValue { what: "mover velocity", requirement });
         }
         if !(dt > 0.0 && dt <= MAX_TIME_STEP) {
-            return Err(WorldError::InvalidValue { what: "time step", requirement: "above 0 and at most MAX_TIME_STEP" });
+            return Err(WorldError::InvalidValue {
+                what: "time step",
+                requirement: "above 0 and at most MAX_TIME_STEP",
+            });
         }
         let up = self.def.up;
         let was_grounded = self.ground.is_some();
@@ -228,15 +231,23 @@ impl CharacterMover {
 
     /// The velocity (m/s) of the ground's body at the mover's feet: what carries it.
     fn ground_velocity(&self, world: &World, ground: MoverHit) -> Result<Vec2, WorldError> {
-        let (v, w, c) =
-            (world.linear_velocity(ground.body)?, world.angular_velocity(ground.body)?, world.world_center(ground.body)?);
+        let (v, w, c) = (
+            world.linear_velocity(ground.body)?,
+            world.angular_velocity(ground.body)?,
+            world.world_center(ground.body)?,
+        );
         Ok(v + (ground.point - c).perp() * w)
     }
 
     /// Moves by `delta` in rounds: collect the planes touched, solve them for the displacement
     /// closest to what is left to go, cast it, move as far as the cast allows. Returns the
     /// displacement made and the planes met.
-    fn slide(&mut self, world: &World, delta: Vec2, hits: &mut Vec<MoverHit>) -> Result<(Vec2, Vec<Plane>), WorldError> {
+    fn slide(
+        &mut self,
+        world: &World,
+        delta: Vec2,
+        hits: &mut Vec<MoverHit>,
+    ) -> Result<(Vec2, Vec<Plane>), WorldError> {
         let start = self.position;
         let mut met = Vec::new();
         let mut left = delta;
@@ -336,7 +347,12 @@ impl CharacterMover {
             }
             let body = world.shape_body(shape)?;
             let other = ShapeProxy::from_shape(world.shape_geometry(shape)?);
-            let input = DistanceInput { proxy_a: &other, transform_a: world.transform(body)?, proxy_b: &proxy, transform_b: xf };
+            let input = DistanceInput {
+                proxy_a: &other,
+                transform_a: world.transform(body)?,
+                proxy_b: &proxy,
+                transform_b: xf,
+            };
             let d = shape_distance(&input, &mut SimplexCache::default())?;
             let (normal, point, gap) = if d.normal != Vec2::ZERO && d.distance > 0.0 {
                 (d.normal, d.point_a, d.distance)
@@ -456,15 +472,25 @@ impl CharacterMover {
     }
 
     /// Pushes each dynamic body met whose surface the move closed on: an impulse along the
-    /// hit normal (into the body) of at most the push force for `dt`.
+    /// hit normal (into the body) of at most the push force for `dt`, and no more than gives
+    /// the body the mover's speed into it (a light crate is moved out of the way, not thrown).
     fn push_bodies(&self, world: &mut World, hits: &[MoverHit], delta: Vec2, dt: f32) -> Result<(), WorldError> {
         if self.def.push_force == 0.0 {
             return Ok(());
         }
         for h in hits {
-            let closing = -h.normal.dot(delta);
-            if closing > 0.0 && world.body_type(h.body)? == super::body::BodyType::Dynamic {
-                world.apply_linear_impulse(h.body, -h.normal * (self.def.push_force * dt), h.point)?;
+            let into = -h.normal;
+            let closing = into.dot(delta) / dt;
+            if closing <= 0.0 || world.body_type(h.body)? != super::body::BodyType::Dynamic {
+                continue;
+            }
+            let (v, w, c) =
+                (world.linear_velocity(h.body)?, world.angular_velocity(h.body)?, world.world_center(h.body)?);
+            let body_speed = into.dot(v + (h.point - c).perp() * w);
+            let needed = world.mass(h.body)? * (closing - body_speed).max(0.0);
+            let impulse = needed.min(self.def.push_force * dt);
+            if impulse > 0.0 {
+                world.apply_linear_impulse(h.body, into * impulse, h.point)?;
             }
         }
         Ok(())

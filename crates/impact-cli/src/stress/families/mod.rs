@@ -161,18 +161,20 @@ impl Build {
         }
     }
 
-    /// A convex polygon of 3 to 8 vertices within `radius` of its origin (m): vertices at
-    /// evenly spread angles, each moved a little, so no three are on one line.
+    /// A convex polygon of 3 to 8 vertices within `radius` of its origin (m): the hull of
+    /// points at evenly spread angles, each moved a little, so no three are on one line.
     fn polygon(&mut self, radius: f32) -> Geometry {
         let n = self.rng.int(3, 8);
         let start = self.rng.angle();
-        let points = (0..n)
+        let points: Vec<Vec2> = (0..n)
             .map(|k| {
                 let a = start + TAU * (k as f32 + self.rng.range(-0.2, 0.2)) / n as f32;
                 radius * self.rng.range(0.7, 1.0) * unit(a)
             })
             .collect();
-        Geometry::Polygon { points, radius: 0.0 }
+        // Scene polygons list their corners: points the hull leaves inside are dropped.
+        let corners = impact2d::compute_hull(&points).map_or(points, |hull| hull.points().to_vec());
+        Geometry::Polygon { points: corners, radius: 0.0 }
     }
 }
 
