@@ -4,9 +4,11 @@
 // Each program builds one of impact's built-in joint scenes (`crates/impact-cli/src/scenes/
 // joints.rs`), steps it `--warm-up W` times untimed (default 10, as `benches/peers` warms up),
 // then `--steps N` times (default: the scene's own step count), each b2World_Step(world, 1/60, 4)
-// timed alone with clock_gettime(CLOCK_MONOTONIC); it prints the median, p95 and mean ms per
+// timed alone with clock_gettime(CLOCK_MONOTONIC), or with `--cpu-time` by the thread's CPU
+// time (CLOCK_THREAD_CPUTIME_ID: the time the thread waited for a processor while other jobs
+// ran is left out, as `peers --clock cpu` does); it prints the median, p95 and mean ms per
 // timed step (the percentile rule of large_pyramid.c), Box2D's own profile medians (pairs,
-// collide, solve, refit), and a sanity line of the scene's own.
+// collide, solve, refit; wall-clock), and a sanity line of the scene's own.
 
 #ifndef JOINT_BENCH_H
 #define JOINT_BENCH_H
@@ -129,12 +131,20 @@ static double percentile( const double* sorted, int n, double p )
 	return sorted[(int)round( (double)( n - 1 ) * p )];
 }
 
-// Reads `--steps N` and `--warm-up W` (defaults `*steps` and `*warmUp`); 0 when the line is
-// good, else 2 after a message.
+// The clock that times a step: CLOCK_MONOTONIC, or CLOCK_THREAD_CPUTIME_ID with --cpu-time.
+static clockid_t stepClock = CLOCK_MONOTONIC;
+
+// Reads `--steps N`, `--warm-up W` (defaults `*steps` and `*warmUp`) and `--cpu-time`; 0 when
+// the line is good, else 2 after a message.
 static int parse_args( int argc, char** argv, const char* program, int* steps, int* warmUp )
 {
 	for ( int i = 1; i < argc; ++i )
 	{
+		if ( strcmp( argv[i], "--cpu-time" ) == 0 )
+		{
+			stepClock = CLOCK_THREAD_CPUTIME_ID;
+			continue;
+		}
 		bool isSteps = strcmp( argv[i], "--steps" ) == 0;
 		bool isWarmUp = strcmp( argv[i], "--warm-up" ) == 0;
 		if ( ( isSteps || isWarmUp ) && i + 1 < argc )
@@ -149,7 +159,7 @@ static int parse_args( int argc, char** argv, const char* program, int* steps, i
 			++i;
 			continue;
 		}
-		fprintf( stderr, "usage: %s [--steps N] [--warm-up W]\n", program );
+		fprintf( stderr, "usage: %s [--steps N] [--warm-up W] [--cpu-time]\n", program );
 		return 2;
 	}
 	return 0;
@@ -176,9 +186,9 @@ static void time_steps( b2WorldId world, const char* name, int warmUp, int steps
 	for ( int i = 0; i < steps; ++i )
 	{
 		struct timespec start, end;
-		clock_gettime( CLOCK_MONOTONIC, &start );
+		clock_gettime( stepClock, &start );
 		b2World_Step( world, STEP_DT, SUBSTEPS );
-		clock_gettime( CLOCK_MONOTONIC, &end );
+		clock_gettime( stepClock, &end );
 		times[i] = (double)( end.tv_sec - start.tv_sec ) * 1e3 + (double)( end.tv_nsec - start.tv_nsec ) * 1e-6;
 		b2Profile profile = b2World_GetProfile( world );
 		stage[0][i] = profile.pairs;
@@ -200,8 +210,9 @@ static void time_steps( b2WorldId world, const char* name, int warmUp, int steps
 		stages[s] = percentile( stage[s], steps, 0.5 );
 	}
 	b2Version version = b2GetVersion();
-	printf( "Box2D %d.%d.%d, one worker, no task system; 60 Hz, %d sub-steps; %d warm-up steps\n", version.major,
-			version.minor, version.revision, SUBSTEPS, warmUp );
+	printf( "Box2D %d.%d.%d, one worker, no task system; 60 Hz, %d sub-steps; %d warm-up steps; %s\n", version.major,
+			version.minor, version.revision, SUBSTEPS, warmUp,
+			stepClock == CLOCK_MONOTONIC ? "wall-clock time" : "thread CPU time" );
 	printf( "scene            steps  median ms   p95 ms  mean ms | pairs collide  solve  refit\n" );
 	printf( "%-16s %6d %10.3f %8.3f %8.3f | %5.2f %7.2f %6.2f %6.2f\n", name, steps, percentile( times, steps, 0.5 ),
 			percentile( times, steps, 0.95 ), mean, stages[0], stages[1], stages[2], stages[3] );

@@ -10,7 +10,8 @@
 // left one). Both engines' defaults otherwise (gravity (0, -10), restitution 0, shapes of
 // connected bodies do not collide, every other pair does).
 //
-// Usage: joint_grid [--steps N] [--warm-up W] (120 timed steps, impact's step count, after 10).
+// Usage: joint_grid [--steps N] [--warm-up W] [--cpu-time] (120 timed steps, impact's step
+// count, after 10).
 
 #include "joint_bench.h"
 

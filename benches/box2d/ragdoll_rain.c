@@ -12,7 +12,8 @@
 // impact's order. Both engines' defaults otherwise (gravity (0, -10), restitution 0, jointed
 // parts do not collide, every other pair does, the parts of one ragdoll included).
 //
-// Usage: ragdoll_rain [--steps N] [--warm-up W] (300 timed steps, impact's count, after 10).
+// Usage: ragdoll_rain [--steps N] [--warm-up W] [--cpu-time] (300 timed steps, impact's
+// count, after 10).
 
 #include "joint_bench.h"
 

@@ -9,6 +9,7 @@
 #   benches/box2d/run.sh [scene ...] [--steps N]      # every scene when none is named
 #   benches/box2d/run.sh large_pyramid --no-recycle   # contact recycling off (large_pyramid.c)
 #   benches/box2d/run.sh joint_grid --warm-up 10      # untimed steps first (joint scenes; 10)
+#   benches/box2d/run.sh ragdoll_rain --cpu-time      # timed by thread CPU time (joint scenes)
 #   SIMD=avx2 benches/box2d/run.sh joint_grid         # the AVX2 build (BOX2D_AVX2, -mavx2 -mfma)
 #   OPT=-O2 benches/box2d/run.sh large_pyramid        # another optimization level
 #   BUILD_ONLY=1 benches/box2d/run.sh                 # build, print the binaries' paths
@@ -136,8 +137,8 @@ if [ -n "${BUILD_ONLY:-}" ]; then
 fi
 
 # Each scene to its program; --steps to every program run, --no-recycle to large_pyramid,
-# --warm-up to the joint programs.
-PYRAMID_SCENES="" RUN_GRID="" RUN_RAIN="" STEPS="" NO_RECYCLE="" WARM_UP=""
+# --warm-up and --cpu-time to the joint programs.
+PYRAMID_SCENES="" RUN_GRID="" RUN_RAIN="" STEPS="" NO_RECYCLE="" WARM_UP="" CPU_TIME=""
 while [ $# -gt 0 ]; do
     case "$1" in
     large_pyramid | many_pyramids | tumbler | smash) PYRAMID_SCENES="$PYRAMID_SCENES $1" ;;
@@ -149,6 +150,7 @@ while [ $# -gt 0 ]; do
         shift
         ;;
     --no-recycle) NO_RECYCLE=--no-recycle ;;
+    --cpu-time) CPU_TIME=--cpu-time ;;
     *)
         echo "unknown scene or option \"$1\"; the scenes are large_pyramid, many_pyramids, tumbler, smash, joint_grid, ragdoll_rain" >&2
         exit 2
@@ -165,6 +167,6 @@ if [ -n "$PYRAMID_SCENES" ]; then
     "$OUT/large_pyramid$OPT$SUFFIX" $PYRAMID_SCENES $STEPS $NO_RECYCLE
 fi
 # shellcheck disable=SC2086
-[ -z "$RUN_GRID" ] || "$OUT/joint_grid$OPT$SUFFIX" $STEPS $WARM_UP
+[ -z "$RUN_GRID" ] || "$OUT/joint_grid$OPT$SUFFIX" $STEPS $WARM_UP $CPU_TIME
 # shellcheck disable=SC2086
-[ -z "$RUN_RAIN" ] || "$OUT/ragdoll_rain$OPT$SUFFIX" $STEPS $WARM_UP
+[ -z "$RUN_RAIN" ] || "$OUT/ragdoll_rain$OPT$SUFFIX" $STEPS $WARM_UP $CPU_TIME

@@ -4,7 +4,8 @@
 //! or all). `--quick` runs small counts (a spot check in seconds); `--explain` prints the first
 //! wrong time of impact answer of each algorithm and family; `--scene NAME` limits the whole
 //! steps to the scenes named (`--scene paddle`: the kinematic paddle of issue 17 alone);
-//! `--engine impact` or `--engine rapier` times the whole steps in that engine alone.
+//! `--engine impact` or `--engine rapier` times the whole steps in that engine alone;
+//! `--clock cpu` times them by the thread's CPU time instead of the wall clock.
 
 mod rng;
 mod scene;
@@ -56,6 +57,10 @@ struct Args {
     /// runs only with both).
     #[arg(long, value_enum, default_value = "both")]
     engine: steps::Engine,
+    /// How whole steps are timed: the wall clock, or the thread's CPU time (what a loaded
+    /// machine does not inflate with other jobs' turns).
+    #[arg(long, value_enum, default_value = "wall")]
+    clock: steps::Clock,
 }
 
 fn main() -> ExitCode {
@@ -67,8 +72,8 @@ fn main() -> ExitCode {
         print_toi(&counts);
     }
     if wanted(Part::Steps) {
-        match steps::run(counts.steps_scale, &args.scenes, args.engine) {
-            Ok(rows) => print_steps(&rows),
+        match steps::run(counts.steps_scale, &args.scenes, args.engine, args.clock) {
+            Ok(rows) => print_steps(&rows, args.clock),
             Err(e) => {
                 eprintln!("peers: building or stepping a benchmark scene failed: {e}");
                 return ExitCode::FAILURE;
@@ -130,9 +135,10 @@ fn print_toi(counts: &Counts) {
     }
 }
 
-fn print_steps(rows: &[steps::Row]) {
+fn print_steps(rows: &[steps::Row], clock: steps::Clock) {
+    let cpu = if clock == steps::Clock::Cpu { ", thread CPU time" } else { "" };
     println!(
-        "### Whole steps (one thread, 60 Hz, 4 sub-steps; median ms per step after {} warm-up steps)\n",
+        "### Whole steps (one thread, 60 Hz, 4 sub-steps; median ms per step after {} warm-up steps{cpu})\n",
         steps::WARM_UP
     );
     println!(

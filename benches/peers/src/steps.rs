@@ -433,15 +433,57 @@ fn median_ms(mut times: Vec<f64>) -> f64 {
     times[times.len() / 2]
 }
 
-fn timed(step: &mut impl FnMut()) -> f64 {
-    let start = Instant::now();
-    step();
-    start.elapsed().as_secs_f64() * 1e3
+/// How a step is timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Clock {
+    /// Wall-clock time (`Instant`).
+    Wall,
+    /// The stepping thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): the time the thread waited
+    /// for a processor is left out. On a machine loaded by other jobs a step of a few
+    /// milliseconds is often preempted, and its wall-clock time then counts the other jobs'
+    /// turn too (the median with it), however long the timed stretch.
+    Cpu,
+}
+
+/// The calling thread's CPU time (ms).
+#[cfg(unix)]
+fn thread_cpu_ms() -> f64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes the timespec it is given, which outlives the call.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    assert_eq!(status, 0, "the thread CPU clock failed");
+    now.tv_sec as f64 * 1e3 + now.tv_nsec as f64 * 1e-6
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_ms() -> f64 {
+    panic!("the thread CPU clock is read on Unix only")
+}
+
+fn timed(clock: Clock, step: &mut impl FnMut()) -> f64 {
+    match clock {
+        Clock::Wall => {
+            let start = Instant::now();
+            step();
+            start.elapsed().as_secs_f64() * 1e3
+        }
+        Clock::Cpu => {
+            let start = thread_cpu_ms();
+            step();
+            thread_cpu_ms() - start
+        }
+    }
 }
 
 /// Steps both engines `warm_up` times, then `steps` times alternating which goes first, so
 /// that they share the machine's noise; returns the median step time of each (ms).
-fn time_both(warm_up: usize, steps: usize, mut first: impl FnMut(), mut second: impl FnMut()) -> (f64, f64) {
+fn time_both(
+    clock: Clock,
+    warm_up: usize,
+    steps: usize,
+    mut first: impl FnMut(),
+    mut second: impl FnMut(),
+) -> (f64, f64) {
     for _ in 0..warm_up {
         first();
         second();
@@ -449,22 +491,22 @@ fn time_both(warm_up: usize, steps: usize, mut first: impl FnMut(), mut second: 
     let (mut a, mut b) = (Vec::with_capacity(steps), Vec::with_capacity(steps));
     for i in 0..steps {
         if i % 2 == 0 {
-            a.push(timed(&mut first));
-            b.push(timed(&mut second));
+            a.push(timed(clock, &mut first));
+            b.push(timed(clock, &mut second));
         } else {
-            b.push(timed(&mut second));
-            a.push(timed(&mut first));
+            b.push(timed(clock, &mut second));
+            a.push(timed(clock, &mut first));
         }
     }
     (median_ms(a), median_ms(b))
 }
 
 /// Steps `step` `warm_up` times, then `steps` times timed; returns the median step time (ms).
-fn time_one(warm_up: usize, steps: usize, mut step: impl FnMut()) -> f64 {
+fn time_one(clock: Clock, warm_up: usize, steps: usize, mut step: impl FnMut()) -> f64 {
     for _ in 0..warm_up {
         step();
     }
-    median_ms((0..steps).map(|_| timed(&mut step)).collect())
+    median_ms((0..steps).map(|_| timed(clock, &mut step)).collect())
 }
 
 /// The mean height (m) of the dynamic bodies of a rapier world among `handles`.
@@ -479,8 +521,8 @@ fn rapier_mean_y(rapier: &rapier2d::prelude::PhysicsWorld, handles: &[rapier2d::
 }
 
 /// Runs every scene named in `only` (every scene when it is empty) for `steps_scale` × its
-/// step count (at least 20 steps), in the engines `engine` names.
-pub fn run(steps_scale: f64, only: &[String], engine: Engine) -> Result<Vec<Row>, impact2d::WorldError> {
+/// step count (at least 20 steps), in the engines `engine` names, each step timed by `clock`.
+pub fn run(steps_scale: f64, only: &[String], engine: Engine, clock: Clock) -> Result<Vec<Row>, impact2d::WorldError> {
     let mut rows = Vec::new();
     for bench in BENCHES.iter().filter(|b| only.is_empty() || only.iter().any(|n| n == b.name)) {
         let steps = ((bench.steps as f64 * steps_scale) as usize).max(20);
@@ -505,7 +547,8 @@ pub fn run(steps_scale: f64, only: &[String], engine: Engine) -> Result<Vec<Row>
             Engine::Both => {
                 let mut world = (bench.official)()?;
                 let (mut rapier, handles) = build_rapier(&desc);
-                let (impact_ms, rapier_ms) = time_both(WARM_UP, steps, || impact_step(&mut world), || rapier.step());
+                let (impact_ms, rapier_ms) =
+                    time_both(clock, WARM_UP, steps, || impact_step(&mut world), || rapier.step());
                 Row {
                     impact_ms: Some(impact_ms),
                     rapier_ms: Some(rapier_ms),
@@ -516,13 +559,13 @@ pub fn run(steps_scale: f64, only: &[String], engine: Engine) -> Result<Vec<Row>
             }
             Engine::Impact => {
                 let mut world = (bench.official)()?;
-                let impact_ms = time_one(WARM_UP, steps, || impact_step(&mut world));
+                let impact_ms = time_one(clock, WARM_UP, steps, || impact_step(&mut world));
                 let impact_mean_y = Some(checksum(&world).1);
                 Row { impact_ms: Some(impact_ms), impact_mean_y, ..Row::of(bench.name, bodies, steps, same_scene) }
             }
             Engine::Rapier => {
                 let (mut rapier, handles) = build_rapier(&desc);
-                let rapier_ms = time_one(WARM_UP, steps, || rapier.step());
+                let rapier_ms = time_one(clock, WARM_UP, steps, || rapier.step());
                 let rapier_mean_y = Some(rapier_mean_y(&rapier, &handles));
                 Row { rapier_ms: Some(rapier_ms), rapier_mean_y, ..Row::of(bench.name, bodies, steps, same_scene) }
             }
