@@ -4,7 +4,9 @@
 //! impact, 3D time of impact with distance and ray casts, whole steps, tunneling (the parts
 //! named, or all). `--quick` runs small counts (a spot check in seconds); `--explain` prints the first
 //! wrong time of impact answer of each algorithm and family; `--scene NAME` limits the whole
-//! steps to the scenes named (`--scene paddle`: the kinematic paddle of issue 17 alone).
+//! steps to the scenes named (`--scene paddle`: the kinematic paddle of issue 17 alone);
+//! `--engine impact` or `--engine rapier` times the whole steps in that engine alone;
+//! `--clock cpu` times them by the thread's CPU time instead of the wall clock.
 
 mod rng;
 mod scene;
@@ -57,6 +59,14 @@ struct Args {
     /// Whole steps of these scenes only (repeat for several; every scene when none is named).
     #[arg(long = "scene", value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(steps::names()))]
     scenes: Vec<String>,
+    /// Whole steps in this engine alone, or both in lockstep (the paddle's pass-through check
+    /// runs only with both).
+    #[arg(long, value_enum, default_value = "both")]
+    engine: steps::Engine,
+    /// How whole steps are timed: the wall clock, or the thread's CPU time (what a loaded
+    /// machine does not inflate with other jobs' turns).
+    #[arg(long, value_enum, default_value = "wall")]
+    clock: steps::Clock,
 }
 
 fn main() -> ExitCode {
@@ -71,14 +81,15 @@ fn main() -> ExitCode {
         print_toi3d(&counts);
     }
     if wanted(Part::Steps) {
-        match steps::run(counts.steps_scale, &args.scenes) {
-            Ok(rows) => print_steps(&rows),
+        match steps::run(counts.steps_scale, &args.scenes, args.engine, args.clock) {
+            Ok(rows) => print_steps(&rows, args.clock),
             Err(e) => {
                 eprintln!("peers: building or stepping a benchmark scene failed: {e}");
                 return ExitCode::FAILURE;
             }
         }
-        if args.scenes.is_empty() || args.scenes.iter().any(|n| n == "paddle") {
+        let paddle = args.scenes.is_empty() || args.scenes.iter().any(|n| n == "paddle");
+        if paddle && args.engine == steps::Engine::Both {
             match steps::paddle_check(counts.steps_scale) {
                 Ok(check) => print_paddle(&check),
                 Err(e) => {
@@ -243,28 +254,34 @@ fn print_toi3d(counts: &Counts) {
     println!("Machine at the end of the 3D part: {}.\n", machine());
 }
 
-fn print_steps(rows: &[steps::Row]) {
+fn print_steps(rows: &[steps::Row], clock: steps::Clock) {
+    let cpu = if clock == steps::Clock::Cpu { ", thread CPU time" } else { "" };
     println!(
-        "### Whole steps (one thread, 60 Hz, 4 sub-steps; median ms per step after {} warm-up steps)\n",
+        "### Whole steps (one thread, 60 Hz, 4 sub-steps; median ms per step after {} warm-up steps{cpu})\n",
         steps::WARM_UP
     );
     println!(
         "| scene | bodies | steps | impact ms | rapier2d ms | rapier / impact | mean y impact | mean y rapier | same scene |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
-    // Steps under a millisecond (the paddle's) get a fourth decimal.
-    let ms = |t: f64| if t < 1.0 { format!("{t:.4}") } else { format!("{t:.3}") };
+    // Steps under a millisecond (the paddle's) get a fourth decimal; "-" for an engine not run.
+    let ms = |t: Option<f64>| match t {
+        Some(t) if t < 1.0 => format!("{t:.4}"),
+        Some(t) => format!("{t:.3}"),
+        None => "-".into(),
+    };
+    let fixed = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.2}"));
     for r in rows {
         println!(
-            "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.scene,
             r.bodies,
             r.steps,
             ms(r.impact_ms),
             ms(r.rapier_ms),
-            r.rapier_ms / r.impact_ms,
-            r.impact_mean_y,
-            r.rapier_mean_y,
+            fixed(r.rapier_ms.zip(r.impact_ms).map(|(r, i)| r / i)),
+            fixed(r.impact_mean_y),
+            fixed(r.rapier_mean_y),
             if r.same_scene { "yes" } else { "NO" }
         );
     }

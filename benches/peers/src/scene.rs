@@ -1,9 +1,10 @@
-//! Scenes as neutral data (bodies: shapes, pose, velocity, material, flags), and one builder
-//! per engine, so that both engines simulate the same scene by construction.
+//! Scenes as neutral data (bodies: shapes, pose, velocity, material, flags; revolute joints),
+//! and one builder per engine, so that both engines simulate the same scene by construction.
 
 use impact2d::{BodyDef, BodyId, BodyType, ShapeDef, World, WorldDef};
 use rapier2d::prelude::{
-    CoefficientCombineRule, ColliderBuilder, PhysicsWorld, Pose, RigidBodyBuilder, RigidBodyHandle, Vector,
+    CoefficientCombineRule, ColliderBuilder, PhysicsWorld, Pose, RevoluteJointBuilder, RigidBodyBuilder,
+    RigidBodyHandle, Vector,
 };
 
 /// A shape in its body's frame (meters).
@@ -15,6 +16,8 @@ pub enum ShapeDesc {
     Box { hx: f32, hy: f32, center: [f32; 2], angle: f32 },
     /// A capsule along x: segment half length and radius.
     Capsule { half: f32, radius: f32 },
+    /// A capsule along y, from (0, -half) to (0, half): segment half length and radius.
+    CapsuleY { half: f32, radius: f32 },
     /// A segment between two points.
     Segment([f32; 2], [f32; 2]),
 }
@@ -87,7 +90,19 @@ impl BodyDesc {
     }
 }
 
-/// A whole scene: gravity (m/s²), the speed cap (m/s) and the bodies.
+/// A revolute joint (a pin) between two bodies whose shapes do not collide with each other.
+#[derive(Clone, Copy, Debug)]
+pub struct JointDesc {
+    /// Bodies A and B: their indices in [`SceneDesc::bodies`].
+    pub a: usize,
+    pub b: usize,
+    /// The pivot in world coordinates as the bodies are placed (meters).
+    pub anchor: [f32; 2],
+    /// The limits of B's angle relative to A (radians, zero as placed), when limited.
+    pub limits: Option<[f32; 2]>,
+}
+
+/// A whole scene: gravity (m/s²), the speed cap (m/s), the bodies and the joints.
 #[derive(Clone, Debug)]
 pub struct SceneDesc {
     /// Gravity (m/s²).
@@ -96,6 +111,8 @@ pub struct SceneDesc {
     pub max_speed: f32,
     /// The bodies, in creation order.
     pub bodies: Vec<BodyDesc>,
+    /// The joints, created after every body, in this order.
+    pub joints: Vec<JointDesc>,
 }
 
 fn iv(p: [f32; 2]) -> impact2d::Vec2 {
@@ -106,9 +123,10 @@ fn rv(p: [f32; 2]) -> Vector {
     Vector::new(p[0], p[1])
 }
 
-/// The scene in impact (defaults of `WorldDef` otherwise: continuous collision on).
+/// The scene in impact (defaults of `WorldDef` otherwise: continuous collision on; joints'
+/// defaults: no collision between the two bodies).
 pub fn build_impact(scene: &SceneDesc) -> Result<(World, Vec<BodyId>), impact2d::WorldError> {
-    use impact2d::{Capsule, Circle, Segment, Shape, make_offset_box};
+    use impact2d::{Capsule, Circle, JointDef, JointKind, RevoluteDef, Segment, Shape, make_offset_box};
     let def = WorldDef { gravity: iv(scene.gravity), max_linear_speed: scene.max_speed, ..WorldDef::default() };
     let mut world = World::new(&def)?;
     let mut ids = Vec::with_capacity(scene.bodies.len());
@@ -140,11 +158,21 @@ pub fn build_impact(scene: &SceneDesc) -> Result<(World, Vec<BodyId>), impact2d:
                     impact2d::Vec2::new(half, 0.0),
                     radius,
                 )?),
+                ShapeDesc::CapsuleY { half, radius } => Shape::Capsule(Capsule::new(
+                    impact2d::Vec2::new(0.0, -half),
+                    impact2d::Vec2::new(0.0, half),
+                    radius,
+                )?),
                 ShapeDesc::Segment(a, c) => Shape::Segment(Segment::new(iv(a), iv(c))?),
             };
             world.create_shape(id, &material, &shape)?;
         }
         ids.push(id);
+    }
+    for j in &scene.joints {
+        let [lower, upper] = j.limits.unwrap_or([0.0, 0.0]);
+        let pin = RevoluteDef { enable_limit: j.limits.is_some(), lower, upper, ..RevoluteDef::new(iv(j.anchor)) };
+        world.create_joint(&JointDef::new(ids[j.a], ids[j.b], JointKind::Revolute(pin)))?;
     }
     Ok((world, ids))
 }
@@ -152,7 +180,9 @@ pub fn build_impact(scene: &SceneDesc) -> Result<(World, Vec<BodyId>), impact2d:
 /// The scene in rapier2d: 60 Hz and 4 solver iterations (its soft sub-steps: the defaults),
 /// friction mixed by geometric mean and restitution by maximum as impact mixes them, the speed
 /// cap raised to the scene's. Every dynamic body may spin fast (`allow_fast_rotation`: rapier
-/// otherwise caps angular speed at about 45° per step, which would change the scene).
+/// otherwise caps angular speed at about 45° per step, which would change the scene). Joints
+/// are impulse joints (rapier's default joint solver settings), contacts between their bodies
+/// off; a limit is the revolute joint's limits on B's angle relative to A, as in impact.
 pub fn build_rapier(scene: &SceneDesc) -> (PhysicsWorld, Vec<RigidBodyHandle>) {
     let mut world = PhysicsWorld::new();
     world.gravity = rv(scene.gravity);
@@ -179,6 +209,7 @@ pub fn build_rapier(scene: &SceneDesc) -> (PhysicsWorld, Vec<RigidBodyHandle>) {
                     ColliderBuilder::cuboid(hx, hy).position(Pose::new(rv(center), angle))
                 }
                 ShapeDesc::Capsule { half, radius } => ColliderBuilder::capsule_x(half, radius),
+                ShapeDesc::CapsuleY { half, radius } => ColliderBuilder::capsule_y(half, radius),
                 ShapeDesc::Segment(a, c) => ColliderBuilder::segment(rv(a), rv(c)),
             }
             .density(b.density)
@@ -189,6 +220,22 @@ pub fn build_rapier(scene: &SceneDesc) -> (PhysicsWorld, Vec<RigidBodyHandle>) {
             world.insert_collider(collider, Some(handle));
         }
         handles.push(handle);
+    }
+    for j in &scene.joints {
+        // The pivot in each body's frame as placed.
+        let local = |b: &BodyDesc| {
+            let d = [j.anchor[0] - b.position[0], j.anchor[1] - b.position[1]];
+            let (s, c) = b.angle.sin_cos();
+            Vector::new(c * d[0] + s * d[1], c * d[1] - s * d[0])
+        };
+        let mut pin = RevoluteJointBuilder::new()
+            .local_anchor1(local(&scene.bodies[j.a]))
+            .local_anchor2(local(&scene.bodies[j.b]))
+            .contacts_enabled(false);
+        if let Some(limits) = j.limits {
+            pin = pin.limits(limits);
+        }
+        world.insert_impulse_joint(handles[j.a], handles[j.b], pin);
     }
     (world, handles)
 }

@@ -1,7 +1,11 @@
-//! Part 2: whole steps. impact's benchmark scenes (`impact2d::benchmarks`) timed as impact
-//! builds them, and the same scenes written as neutral data (mirroring benchmarks.rs body by
-//! body, in the same order) built in rapier2d. One thread, 60 Hz, 4 sub-steps / solver
-//! iterations, the same warm-up; milliseconds per step, median over the timed steps.
+//! Part 2: whole steps. impact's benchmark scenes (`impact2d::benchmarks`, and the joint
+//! scenes `joint_grid` and `ragdoll_rain` of the command's built-in scenes, `impact_cli::scenes`)
+//! timed as impact builds them, and the same scenes written as neutral data (mirroring their
+//! builders body by body and joint by joint, in the same order) built in rapier2d. One thread,
+//! 60 Hz, 4 sub-steps / solver iterations, the same warm-up; milliseconds per step, median over
+//! the timed steps. Both engines step in lockstep, taking turns to go first, unless `engine`
+//! names one: then only that one is built and timed (separate runs of each, for comparisons
+//! with engines outside this process such as Box2D).
 //!
 //! Check of sameness: the neutral scene built in impact gives bit-for-bit the checksum of the
 //! official builder after a few steps (printed as `same scene`).
@@ -10,7 +14,7 @@
 //! with a check after every step ([`paddle_check`]): a box whose center crosses the bar's
 //! mid-line within its span between two steps went through the bar.
 
-use crate::scene::{BodyDesc, Motion, SceneDesc, ShapeDesc, build_impact, build_rapier};
+use crate::scene::{BodyDesc, JointDesc, Motion, SceneDesc, ShapeDesc, build_impact, build_rapier};
 use impact2d::benchmarks::{STEP_DT, SUBSTEPS};
 use impact2d::{Aabb, Filter, Vec2, World};
 use std::time::Instant;
@@ -24,12 +28,12 @@ pub struct Row {
     pub bodies: usize,
     /// Timed steps (after [`WARM_UP`]).
     pub steps: usize,
-    /// Median step time of each engine (ms).
-    pub impact_ms: f64,
-    pub rapier_ms: f64,
+    /// Median step time of each engine (ms); `None` for an engine not run.
+    pub impact_ms: Option<f64>,
+    pub rapier_ms: Option<f64>,
     /// Mean height (m) of the dynamic bodies at the end, impact then rapier: a plausibility check.
-    pub impact_mean_y: f64,
-    pub rapier_mean_y: f64,
+    pub impact_mean_y: Option<f64>,
+    pub rapier_mean_y: Option<f64>,
     /// The neutral scene built in impact matches the official builder bit for bit.
     pub same_scene: bool,
 }
@@ -41,13 +45,27 @@ struct Bench {
     steps: usize,
 }
 
-const BENCHES: [Bench; 5] = [
+const BENCHES: [Bench; 7] = [
     Bench { name: "large_pyramid", official: impact2d::benchmarks::large_pyramid, neutral: large_pyramid, steps: 500 },
     Bench { name: "many_pyramids", official: impact2d::benchmarks::many_pyramids, neutral: many_pyramids, steps: 200 },
     Bench { name: "tumbler", official: impact2d::benchmarks::tumbler, neutral: tumbler, steps: 750 },
     Bench { name: "smash", official: impact2d::benchmarks::smash, neutral: smash, steps: 300 },
     Bench { name: "paddle", official: impact2d::benchmarks::paddle, neutral: paddle, steps: 600 },
+    // The step counts of the built-in scenes (`impact run` takes as many).
+    Bench { name: "joint_grid", official: official_joint_grid, neutral: joint_grid, steps: 120 },
+    Bench { name: "ragdoll_rain", official: official_ragdoll_rain, neutral: ragdoll_rain, steps: 300 },
 ];
+
+/// Which engines a run builds and times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// Both, in lockstep.
+    Both,
+    /// impact alone.
+    Impact,
+    /// rapier2d alone.
+    Rapier,
+}
 
 /// The names of the scenes, in the order they run.
 pub fn names() -> impl Iterator<Item = &'static str> {
@@ -58,7 +76,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 pub const WARM_UP: usize = 10;
 
 fn scene(gravity: [f32; 2], bodies: Vec<BodyDesc>) -> SceneDesc {
-    SceneDesc { gravity, max_speed: impact2d::settings::DEFAULT_MAX_LINEAR_SPEED, bodies }
+    SceneDesc { gravity, max_speed: impact2d::settings::DEFAULT_MAX_LINEAR_SPEED, bodies, joints: Vec::new() }
 }
 
 /// Unit boxes that never sleep, in a pyramid as benchmarks.rs stacks them.
@@ -135,6 +153,114 @@ fn smash() -> SceneDesc {
         }
     }
     scene([0.0, 0.0], bodies)
+}
+
+/// The world of the command's built-in scene `name`, as `impact run` builds it (its time step
+/// and sub-steps are those of every scene here, which `built_in_settings` checks).
+fn built_in(name: &str) -> Result<World, impact2d::WorldError> {
+    let scene = impact_cli::scenes::find(name).map(|b| b.scene());
+    let valid = scene.map(|s| s.validate().map_err(|e| e.to_string()));
+    match valid {
+        Some(Ok(valid)) => impact_cli::build::build_world(&valid).map(|b| b.world).map_err(|e| e.source),
+        Some(Err(e)) => panic!("the built-in scene {name} does not validate: {e}"),
+        None => panic!("no built-in scene {name}"),
+    }
+}
+
+fn official_joint_grid() -> Result<World, impact2d::WorldError> {
+    built_in("joint_grid")
+}
+
+fn official_ragdoll_rain() -> Result<World, impact2d::WorldError> {
+    built_in("ragdoll_rain")
+}
+
+/// A free pin between bodies `a` and `b` at `anchor`.
+fn pin(a: usize, b: usize, anchor: [f32; 2]) -> JointDesc {
+    JointDesc { a, b, anchor, limits: None }
+}
+
+/// The joint grid of `impact_cli::scenes` (`joints.rs`): a static body with a small circle at
+/// the origin, 30 × 30 circles of radius 0.4 (sleep off) 1 m apart, each pinned to the one above
+/// it (the top row to the static body) and to the one on its left.
+fn joint_grid() -> SceneDesc {
+    const N: usize = 30;
+    let spacing = 1.0f32;
+    let mut bodies = vec![BodyDesc::new(Motion::Static, [0.0, 0.0], ShapeDesc::Circle(0.05))];
+    let mut joints = Vec::new();
+    let node = |i: usize, j: usize| 1 + N * i + j;
+    for i in 0..N {
+        for j in 0..N {
+            let (x, y) = (spacing * j as f32, -spacing * i as f32);
+            let mut b = BodyDesc::new(Motion::Dynamic, [x, y], ShapeDesc::Circle(0.4));
+            b.sleep_allowed = false;
+            bodies.push(b);
+            if i == 0 {
+                joints.push(pin(0, node(i, j), [x, y]));
+            } else {
+                joints.push(pin(node(i - 1, j), node(i, j), [x, y + 0.5 * spacing]));
+            }
+            if j > 0 {
+                joints.push(pin(node(i, j - 1), node(i, j), [x - 0.5 * spacing, y]));
+            }
+        }
+    }
+    SceneDesc { joints, ..scene([0.0, -10.0], bodies) }
+}
+
+/// The ragdoll rain of `impact_cli::scenes` (`joints.rs`): one static body (a floor box and two
+/// walls), then 10 rows of 20 ragdolls of 8 bodies (seven capsules along y and a circle head,
+/// sleep off) with 7 limited pins each, in the builder's order.
+fn ragdoll_rain() -> SceneDesc {
+    let mut ground = BodyDesc::new(Motion::Static, [0.0, 0.0], ShapeDesc::Circle(1.0));
+    ground.shapes = [(16.0, 0.5, [0.0, -0.5]), (0.5, 10.0, [-16.5, 10.0]), (0.5, 10.0, [16.5, 10.0])]
+        .into_iter()
+        .map(|(hx, hy, center)| ShapeDesc::Box { hx, hy, center, angle: 0.0 })
+        .collect();
+    let mut bodies = vec![ground];
+    let mut joints = Vec::new();
+    // (center relative to the hips, half length, radius): torso, left and right thighs, shins,
+    // arms; then the head, a circle of radius 0.13 one meter above the hips.
+    let parts = [
+        ([0.0, 0.45], 0.25, 0.14),
+        ([-0.1, -0.25], 0.18, 0.07),
+        ([0.1, -0.25], 0.18, 0.07),
+        ([-0.1, -0.75], 0.18, 0.06),
+        ([0.1, -0.75], 0.18, 0.06),
+        ([-0.25, 0.45], 0.2, 0.05),
+        ([0.25, 0.45], 0.2, 0.05),
+    ];
+    // (parent, child as indices into the ragdoll's bodies, pivot relative to the hips, limits)
+    let hinges = [
+        (0, 7, [0.0, 0.85], [-0.6, 0.6]),
+        (0, 1, [-0.1, 0.0], [-1.2, 0.6]),
+        (0, 2, [0.1, 0.0], [-1.2, 0.6]),
+        (1, 3, [-0.1, -0.5], [-0.1, 2.0]),
+        (2, 4, [0.1, -0.5], [-0.1, 2.0]),
+        (0, 5, [-0.2, 0.7], [-2.5, 2.5]),
+        (0, 6, [0.2, 0.7], [-2.5, 2.5]),
+    ];
+    for row in 0..10 {
+        for column in 0..20 {
+            let shift = if row % 2 == 1 { 0.75 } else { 0.0 };
+            let at = [-14.625 + 1.5 * column as f32 + shift, 1.5 + 2.5 * row as f32];
+            let first = bodies.len();
+            for (c, half, radius) in parts {
+                let mut b =
+                    BodyDesc::new(Motion::Dynamic, [at[0] + c[0], at[1] + c[1]], ShapeDesc::CapsuleY { half, radius });
+                b.sleep_allowed = false;
+                bodies.push(b);
+            }
+            let mut head = BodyDesc::new(Motion::Dynamic, [at[0], at[1] + 1.0], ShapeDesc::Circle(0.13));
+            head.sleep_allowed = false;
+            bodies.push(head);
+            for (a, b, p, limits) in hinges {
+                let anchor = [at[0] + p[0], at[1] + p[1]];
+                joints.push(JointDesc { a: first + a, b: first + b, anchor, limits: Some(limits) });
+            }
+        }
+    }
+    SceneDesc { joints, ..scene([0.0, -10.0], bodies) }
 }
 
 /// The bar's index among the paddle scene's bodies (after the four walls); the boxes follow it.
@@ -307,15 +433,57 @@ fn median_ms(mut times: Vec<f64>) -> f64 {
     times[times.len() / 2]
 }
 
-fn timed(step: &mut impl FnMut()) -> f64 {
-    let start = Instant::now();
-    step();
-    start.elapsed().as_secs_f64() * 1e3
+/// How a step is timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Clock {
+    /// Wall-clock time (`Instant`).
+    Wall,
+    /// The stepping thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): the time the thread waited
+    /// for a processor is left out. On a machine loaded by other jobs a step of a few
+    /// milliseconds is often preempted, and its wall-clock time then counts the other jobs'
+    /// turn too (the median with it), however long the timed stretch.
+    Cpu,
+}
+
+/// The calling thread's CPU time (ms).
+#[cfg(unix)]
+fn thread_cpu_ms() -> f64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes the timespec it is given, which outlives the call.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    assert_eq!(status, 0, "the thread CPU clock failed");
+    now.tv_sec as f64 * 1e3 + now.tv_nsec as f64 * 1e-6
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_ms() -> f64 {
+    panic!("the thread CPU clock is read on Unix only")
+}
+
+fn timed(clock: Clock, step: &mut impl FnMut()) -> f64 {
+    match clock {
+        Clock::Wall => {
+            let start = Instant::now();
+            step();
+            start.elapsed().as_secs_f64() * 1e3
+        }
+        Clock::Cpu => {
+            let start = thread_cpu_ms();
+            step();
+            thread_cpu_ms() - start
+        }
+    }
 }
 
 /// Steps both engines `warm_up` times, then `steps` times alternating which goes first, so
 /// that they share the machine's noise; returns the median step time of each (ms).
-fn time_both(warm_up: usize, steps: usize, mut first: impl FnMut(), mut second: impl FnMut()) -> (f64, f64) {
+fn time_both(
+    clock: Clock,
+    warm_up: usize,
+    steps: usize,
+    mut first: impl FnMut(),
+    mut second: impl FnMut(),
+) -> (f64, f64) {
     for _ in 0..warm_up {
         first();
         second();
@@ -323,19 +491,38 @@ fn time_both(warm_up: usize, steps: usize, mut first: impl FnMut(), mut second: 
     let (mut a, mut b) = (Vec::with_capacity(steps), Vec::with_capacity(steps));
     for i in 0..steps {
         if i % 2 == 0 {
-            a.push(timed(&mut first));
-            b.push(timed(&mut second));
+            a.push(timed(clock, &mut first));
+            b.push(timed(clock, &mut second));
         } else {
-            b.push(timed(&mut second));
-            a.push(timed(&mut first));
+            b.push(timed(clock, &mut second));
+            a.push(timed(clock, &mut first));
         }
     }
     (median_ms(a), median_ms(b))
 }
 
+/// Steps `step` `warm_up` times, then `steps` times timed; returns the median step time (ms).
+fn time_one(clock: Clock, warm_up: usize, steps: usize, mut step: impl FnMut()) -> f64 {
+    for _ in 0..warm_up {
+        step();
+    }
+    median_ms((0..steps).map(|_| timed(clock, &mut step)).collect())
+}
+
+/// The mean height (m) of the dynamic bodies of a rapier world among `handles`.
+fn rapier_mean_y(rapier: &rapier2d::prelude::PhysicsWorld, handles: &[rapier2d::prelude::RigidBodyHandle]) -> f64 {
+    let dynamic: Vec<f64> = handles
+        .iter()
+        .filter_map(|&h| rapier.bodies.get(h))
+        .filter(|b| b.is_dynamic())
+        .map(|b| b.center_of_mass().y as f64)
+        .collect();
+    dynamic.iter().sum::<f64>() / dynamic.len().max(1) as f64
+}
+
 /// Runs every scene named in `only` (every scene when it is empty) for `steps_scale` × its
-/// step count (at least 20 steps).
-pub fn run(steps_scale: f64, only: &[String]) -> Result<Vec<Row>, impact2d::WorldError> {
+/// step count (at least 20 steps), in the engines `engine` names, each step timed by `clock`.
+pub fn run(steps_scale: f64, only: &[String], engine: Engine, clock: Clock) -> Result<Vec<Row>, impact2d::WorldError> {
     let mut rows = Vec::new();
     for bench in BENCHES.iter().filter(|b| only.is_empty() || only.iter().any(|n| n == b.name)) {
         let steps = ((bench.steps as f64 * steps_scale) as usize).max(20);
@@ -348,42 +535,96 @@ pub fn run(steps_scale: f64, only: &[String]) -> Result<Vec<Row>, impact2d::Worl
             official.step(STEP_DT, SUBSTEPS)?;
         }
         let same_scene = checksum(&neutral).0 == checksum(&official).0 && neutral.body_count() == official.body_count();
-        drop(neutral);
-        let mut world = (bench.official)()?;
-        let (mut rapier, handles) = build_rapier(&desc);
+        let bodies = official.body_count();
+        drop((neutral, official));
         let mut failure = None;
-        let (impact_ms, rapier_ms) = time_both(
-            WARM_UP,
-            steps,
-            || {
-                if let Err(e) = world.step(STEP_DT, SUBSTEPS) {
-                    failure = Some(e);
+        let mut impact_step = |world: &mut World| {
+            if let Err(e) = world.step(STEP_DT, SUBSTEPS) {
+                failure = Some(e);
+            }
+        };
+        let row = match engine {
+            Engine::Both => {
+                let mut world = (bench.official)()?;
+                let (mut rapier, handles) = build_rapier(&desc);
+                let (impact_ms, rapier_ms) =
+                    time_both(clock, WARM_UP, steps, || impact_step(&mut world), || rapier.step());
+                Row {
+                    impact_ms: Some(impact_ms),
+                    rapier_ms: Some(rapier_ms),
+                    impact_mean_y: Some(checksum(&world).1),
+                    rapier_mean_y: Some(rapier_mean_y(&rapier, &handles)),
+                    ..Row::of(bench.name, bodies, steps, same_scene)
                 }
-            },
-            || rapier.step(),
-        );
+            }
+            Engine::Impact => {
+                let mut world = (bench.official)()?;
+                let impact_ms = time_one(clock, WARM_UP, steps, || impact_step(&mut world));
+                let impact_mean_y = Some(checksum(&world).1);
+                Row { impact_ms: Some(impact_ms), impact_mean_y, ..Row::of(bench.name, bodies, steps, same_scene) }
+            }
+            Engine::Rapier => {
+                let (mut rapier, handles) = build_rapier(&desc);
+                let rapier_ms = time_one(clock, WARM_UP, steps, || rapier.step());
+                let rapier_mean_y = Some(rapier_mean_y(&rapier, &handles));
+                Row { rapier_ms: Some(rapier_ms), rapier_mean_y, ..Row::of(bench.name, bodies, steps, same_scene) }
+            }
+        };
         if let Some(e) = failure {
             return Err(e);
         }
-        let impact_mean_y = checksum(&world).1;
-        let bodies = world.body_count();
-        let dynamic: Vec<f64> = handles
-            .iter()
-            .filter_map(|&h| rapier.bodies.get(h))
-            .filter(|b| b.is_dynamic())
-            .map(|b| b.center_of_mass().y as f64)
-            .collect();
-        let rapier_mean_y = dynamic.iter().sum::<f64>() / dynamic.len().max(1) as f64;
-        rows.push(Row {
-            scene: bench.name,
-            bodies,
-            steps,
-            impact_ms,
-            rapier_ms,
-            impact_mean_y,
-            rapier_mean_y,
-            same_scene,
-        });
+        rows.push(row);
     }
     Ok(rows)
+}
+
+impl Row {
+    /// A row without times or heights.
+    fn of(scene: &'static str, bodies: usize, steps: usize, same_scene: bool) -> Row {
+        Row {
+            scene,
+            bodies,
+            steps,
+            impact_ms: None,
+            rapier_ms: None,
+            impact_mean_y: None,
+            rapier_mean_y: None,
+            same_scene,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in joint scenes step as every scene here does (60 Hz, 4 sub-steps).
+    #[test]
+    fn built_in_settings() {
+        for name in ["joint_grid", "ragdoll_rain"] {
+            let scene = impact_cli::scenes::find(name).unwrap().scene();
+            assert_eq!((scene.time_step, scene.substeps), (STEP_DT, SUBSTEPS), "{name}");
+            assert_eq!(BENCHES.iter().find(|b| b.name == name).unwrap().steps, scene.steps as usize, "{name}");
+        }
+    }
+
+    /// The neutral joint scenes are the built-in ones, bit for bit after three steps, and both
+    /// engines build them whole (every body and joint).
+    #[test]
+    fn joint_scenes_are_the_built_in_ones() {
+        for bench in BENCHES.iter().filter(|b| b.name == "joint_grid" || b.name == "ragdoll_rain") {
+            let desc = (bench.neutral)();
+            let (mut neutral, _) = build_impact(&desc).unwrap();
+            let mut official = (bench.official)().unwrap();
+            assert_eq!(neutral.joint_count(), official.joint_count(), "{}", bench.name);
+            for _ in 0..3 {
+                neutral.step(STEP_DT, SUBSTEPS).unwrap();
+                official.step(STEP_DT, SUBSTEPS).unwrap();
+            }
+            assert_eq!(neutral.state_checksum(), official.state_checksum(), "{}", bench.name);
+            let (rapier, _) = build_rapier(&desc);
+            assert_eq!(rapier.bodies.len(), desc.bodies.len(), "{}", bench.name);
+            assert_eq!(rapier.impulse_joints.len(), desc.joints.len(), "{}", bench.name);
+        }
+    }
 }

@@ -107,7 +107,7 @@ fn inside(bodies: Vec<usize>, center: [f32; 2], half: f32, thickness: f32) -> Ch
 }
 
 fn world(gravity: [f32; 2], bodies: Vec<BodyDesc>) -> SceneDesc {
-    SceneDesc { gravity, max_speed: 1000.0, bodies }
+    SceneDesc { gravity, max_speed: 1000.0, bodies, joints: Vec::new() }
 }
 
 /// 60 circles, boxes and capsules (0.1 to 0.4 m, friction 0.3, restitution 0 to 1, every

@@ -100,3 +100,19 @@ fn the_joint_grid_hangs_together() {
     let run = run("joint_grid", |_, _| {});
     assert!(worst_pin(&run) < 0.05, "a pin of the grid opened {} m", worst_pin(&run));
 }
+
+/// The rain benchmark: every ragdoll lands in the box and stays in one piece; at the end they
+/// lie in a pile on the floor (none left up where they started).
+#[test]
+fn ragdolls_rain_into_a_pile_and_hold_together() {
+    let mut worst = 0.0f32;
+    let run = run("ragdoll_rain", |_, r| worst = worst.max(worst_pin(r)));
+    assert!(worst < 0.05, "a ragdoll's joint opened {worst} m");
+    let dolls: Vec<[f32; 2]> =
+        run.summary().bodies.iter().filter(|b| b.name.starts_with("doll")).map(|b| b.position).collect();
+    assert_eq!(dolls.len(), 1600);
+    for p in &dolls {
+        assert!(p[0].abs() < 16.0 && p[1] > 0.0 && p[1] < 8.0, "a ragdoll part ended at {p:?}");
+    }
+    assert!(worst_pin(&run) < 0.01, "a joint is {} m open at the end", worst_pin(&run));
+}

@@ -45,7 +45,7 @@ pub fn check(bytes: &[u8]) -> Verdict {
         )
     };
     let fault = match parse_scene(&mutated) {
-        Err(error) => refusal_fault(&error, &changed).map(|f| format!("{what}: refused at {error}: {f}")),
+        Err(error) => refusal_fault(&error, &changed, &mutated).map(|f| format!("{what}: refused at {error}: {f}")),
         Ok(valid) => run_fault(&valid).map(|f| format!("{what}: {f}")),
     };
     match fault {
@@ -55,15 +55,18 @@ pub fn check(bytes: &[u8]) -> Verdict {
     }
 }
 
-/// A refusal must be located, named and (for a number mutation) near a changed number.
-fn refusal_fault(error: &impact_cli::scene::SceneError, changed: &[Changed]) -> Option<String> {
+/// A refusal must be located, named and (for a number mutation) near a changed number: in
+/// the same body, joint or mover, or in a mover and the body that shows it (a mover's skin
+/// and its capsule's radius limit each other).
+fn refusal_fault(error: &impact_cli::scene::SceneError, changed: &[Changed], text: &str) -> Option<String> {
     if error.pos.line < 1 || error.pos.column < 1 || error.message.is_empty() {
         return Some("not located or not explained".to_owned());
     }
     if changed.is_empty() {
         return None;
     }
-    if error.path.is_empty() || !changed.iter().any(|n| owner(&error.path) == owner(&n.path)) {
+    let owners = related_owners(text, owner(&error.path));
+    if error.path.is_empty() || !changed.iter().any(|n| owners.iter().any(|o| o == owner(&n.path))) {
         return Some("not at a changed number nor within its body".to_owned());
     }
     // The numbers after the first changed one moved; the first did not.
@@ -156,10 +159,28 @@ fn hostile(src: &mut Source, original: f64) -> String {
     }
 }
 
-/// The body or scene field a path is in: `bodies[3]` for `bodies[3].shapes[0].radius`,
-/// `gravity` for `gravity[1]`.
+/// `owner` and the owners tied to it: a mover's body, or the movers a body shows.
+fn related_owners(text: &str, owner: &str) -> Vec<String> {
+    let mut owners = vec![owner.to_owned()];
+    let Ok(scene) = serde_json::from_str::<serde_json::Value>(text) else { return owners };
+    let names: Vec<&str> =
+        scene["bodies"].as_array().map_or(vec![], |b| b.iter().map(|b| b["name"].as_str().unwrap_or("")).collect());
+    for (k, mover) in scene["movers"].as_array().into_iter().flatten().enumerate() {
+        let Some(j) = names.iter().position(|n| Some(*n) == mover["body"].as_str()) else { continue };
+        let (m, b) = (format!("movers[{k}]"), format!("bodies[{j}]"));
+        if owner == m {
+            owners.push(b);
+        } else if owner == b {
+            owners.push(m);
+        }
+    }
+    owners
+}
+
+/// The body, mover or scene field a path is in: `bodies[3]` for
+/// `bodies[3].shapes[0].radius`, `movers[0]` for `movers[0].skin`, `gravity` for `gravity[1]`.
 fn owner(path: &str) -> &str {
-    if path.starts_with("bodies[") {
+    if path.starts_with("bodies[") || path.starts_with("movers[") {
         &path[..path.find(']').map_or(path.len(), |i| i + 1)]
     } else {
         path.split(['.', '[']).next().unwrap_or(path)

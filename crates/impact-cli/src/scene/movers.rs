@@ -117,6 +117,12 @@ pub(crate) fn resolve(
     if body.body_type != BodyType::Kinematic {
         return Err(err(at.key("body"), format!("body {:?} must be kinematic (the mover places it)", spec.body)));
     }
+    if capsule.2 < spec.skin {
+        // The capsule is what is too small: the skin may be at most its radius.
+        let radius = FieldPath::default().key("bodies").then(PathStep::Index(index)).key("shapes");
+        let message = format!("the capsule of mover {i} must have a radius of at least its skin ({} m)", spec.skin);
+        return Err(err(radius.then(PathStep::Index(0)).key("radius"), message));
+    }
     CharacterMover::new(&spec.def(capsule), body.position).map_err(|e| {
         let field = match e {
             impact2d::WorldError::InvalidValue { what, .. } => what.rsplit(' ').next().unwrap_or(what),

@@ -1,8 +1,8 @@
 //! Scenes built with joints (issue 19): a chain onto a peg, a wrecking ball, a plank bridge
-//! under a load, an elevator, a car over bumps, ragdolls fired into thin walls, and Box2D's
-//! joint grid.
+//! under a load, an elevator, a car over bumps, ragdolls fired into thin walls, Box2D's joint
+//! grid, and a rain of ragdolls onto a pile.
 
-use super::{BodyBuild, ShapeBuild, circle, dynamic, fixed, rect};
+use super::{BodyBuild, ShapeBuild, circle, dynamic, fixed, offset_rect, rect};
 use crate::scene::{JointDef, Scene, ShapeDef};
 use impact2d::Vec2;
 
@@ -265,6 +265,38 @@ pub(super) fn joint_grid(mut scene: Scene) -> Scene {
             }
             if j > 0 {
                 scene.joints.push(pin(&name(i, j - 1), &name(i, j), [x - 0.5 * spacing, y]));
+            }
+        }
+    }
+    scene
+}
+
+/// Ragdolls in the rain benchmark: columns and rows of the grid they fall from.
+const RAIN_COLUMNS: usize = 20;
+const RAIN_ROWS: usize = 10;
+
+/// A rain of ragdolls: 20 columns by 10 rows of the ragdolls of `ragdoll_cannon` (8 bodies and
+/// 7 limited revolute joints each; 1600 bodies, 1400 joints), at rest, 1.5 m apart across and
+/// 2.5 m apart up, every other row shifted 0.75 m, dropped into a box 32 m wide (a floor and two
+/// walls 20 m high, one static body) where they land on each other and pile. Sleep is off, so
+/// the work does not depend on an engine's sleep rule (the scene is built the same in Box2D
+/// and rapier2d for `docs/performance.md`).
+pub(super) fn ragdoll_rain(mut scene: Scene) -> Scene {
+    scene.steps = 300;
+    let ground = fixed(0.0, 0.0)
+        .named("ground")
+        .with(offset_rect(16.0, 0.5, 0.0, -0.5, 0.0))
+        .with(offset_rect(0.5, 10.0, -16.5, 10.0, 0.0))
+        .with(offset_rect(0.5, 10.0, 16.5, 10.0, 0.0));
+    scene.bodies.push(ground);
+    for row in 0..RAIN_ROWS {
+        for column in 0..RAIN_COLUMNS {
+            let shift = if row % 2 == 1 { 0.75 } else { 0.0 };
+            let at = Vec2::new(-14.625 + 1.5 * column as f32 + shift, 1.5 + 2.5 * row as f32);
+            let first = scene.bodies.len();
+            ragdoll(&mut scene, &format!("doll {row}.{column}"), at, Vec2::ZERO);
+            for body in &mut scene.bodies[first..] {
+                body.enable_sleep = false;
             }
         }
     }

@@ -1,8 +1,8 @@
 //! The built-in scenes, one file per family: the seeds' scenarios (`seeds.rs`), Box2D's
 //! continuous samples re-created (`continuous.rs`), scenes built with joints (`joints.rs`), the
-//! benchmark scenes (`benchmarks.rs`, and the joint grid of `joints.rs`), a character mover's
-//! course (`movers.rs`) and the showcase
-//! (`showcase.rs`). `impact list` prints them and `impact export` writes one as a
+//! benchmark scenes (`benchmarks.rs`, and the joint grid and ragdoll rain of `joints.rs`), a
+//! character mover's course (`movers.rs`) and the showcase (`showcase.rs`). `impact list`
+//! prints them and `impact export` writes one as a
 //! scene file.
 
 mod benchmarks;
@@ -195,6 +195,12 @@ pub const ALL: &[BuiltIn] = &[
         build: joints::joint_grid,
     },
     BuiltIn {
+        name: "ragdoll_rain",
+        family: "benchmark",
+        description: "200 ragdolls (capsules on limited revolute joints, 1600 bodies) rain into a 32 m box and pile, sleep off",
+        build: joints::ragdoll_rain,
+    },
+    BuiltIn {
         name: "showcase",
         family: "showcase",
         description: "nothing tunnels: bullets into paper walls, spinning thin blades, a fast rotor, a ball in a box (10 s)",
@@ -360,5 +366,8 @@ mod tests {
         assert_eq!(dynamic_count("many_pyramids"), 20 * 20 * 55);
         assert_eq!(dynamic_count("tumbler"), 2025);
         assert_eq!(dynamic_count("smash"), 120 * 80 + 1);
+        assert_eq!(dynamic_count("joint_grid"), 30 * 30);
+        assert_eq!(dynamic_count("ragdoll_rain"), 200 * 8);
+        assert_eq!(find("ragdoll_rain").unwrap().scene().joints.len(), 200 * 7);
     }
 }
