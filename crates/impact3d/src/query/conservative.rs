@@ -29,7 +29,8 @@ use impact_core::toi::core_band;
 /// (after [`CA_MAX_ITERATIONS`] steps) returns the last safe time.
 ///
 /// Errors: [`QueryError::NonFinite`] for a sweep that is not finite, whose `q1` is not a unit
-/// quaternion, or whose centers are beyond [`MAX_COORDINATE`]; [`QueryError::OutOfRange`]
+/// quaternion, or whose centers are beyond
+/// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE); [`QueryError::OutOfRange`]
 /// unless `0 <= t_max <= 1`, `tolerance > 0` and `target + tolerance > -(radius_a + radius_b)`.
 pub fn conservative_advancement(
     proxy_a: &ShapeProxy,
