@@ -111,7 +111,7 @@ impl Color {
     /// Disabled bodies (out of the simulation): pale gray.
     pub const DISABLED: Color = Color::rgb(0xcfccc4);
     /// Sensor shapes, whatever their body: gold, translucent (35 % opaque).
-    pub const SENSOR: Color = Color::rgba(0xe0b020_59);
+    pub const SENSOR: Color = Color::rgba(0xe0b02059);
     /// Shapes' AABBs: a dark goldenrod outline.
     pub const AABB: Color = Color::rgb(0xb8860b);
     /// Contact points and normals: green.
