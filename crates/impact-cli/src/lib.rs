@@ -5,8 +5,9 @@
 //! - [`scenes`]: the built-in scenes.
 //! - [`build`]: a valid scene made into an impact2d world.
 //! - [`simulation`]: a scene run step by step, with its trace, summary and statistics.
-//! - [`replay`]: the frames of a run and the self-contained HTML player.
-//! - [`render`]: PNG frames of a replay.
+//! - [`replay`]: the [`Recorder`] of any world (the command's runs, or a game's), its frames
+//!   and the self-contained HTML player.
+//! - [`render`]: PNG frames of a world, drawn through impact2d's debug drawing.
 //! - [`stress`]: adversarial scene families with pass-through checks at every step.
 
 #![warn(missing_docs)]
@@ -19,3 +20,5 @@ pub mod scene;
 pub mod scenes;
 pub mod simulation;
 pub mod stress;
+
+pub use replay::Recorder;

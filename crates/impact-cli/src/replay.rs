@@ -1,69 +1,63 @@
-//! Replays: what a run did, frame by frame, and the self-contained HTML player written from it.
+//! Replays: what a world did, frame by frame, and the self-contained HTML player written from
+//! it.
 //!
-//! A [`Replay`] holds a scene's static description (each body's name, type, flags and shapes
-//! in body coordinates, built from a [`ValidScene`]) and, per frame, the time, each body's pose
-//! and [`BodyState`], and optionally contact points and time-of-impact events. Whatever steps
-//! the bodies fills it frame by frame:
+//! A [`Recorder`] records any world: after each step it draws the world through impact2d's
+//! debug drawing ([`impact2d::World::draw`]) into a frame, keeping each body (by its handle,
+//! with its shapes in body coordinates) once, and per frame each body's pose and
+//! [`DrawState`], the touching contact points with their normals, the time-of-impact events
+//! since the previous frame, the joints' anchors and any other primitive drawn (AABBs and
+//! transforms when its [`DrawOptions`] ask for them). Bodies created and destroyed along the
+//! way appear and disappear; a body whose shapes change starts a new entry. The result is a
+//! [`Replay`], written as one HTML page:
 //!
 //! ```
-//! use impact_cli::replay::Replay;
-//! use impact_cli::scenes;
-//! use impact_cli::simulation::Simulation;
+//! use impact2d::{BodyDef, Circle, Shape, ShapeDef, Vec2, World, WorldDef, make_box};
+//! use impact_cli::Recorder;
 //!
-//! let scene = scenes::find("box_pile").unwrap().scene().validate().unwrap();
-//! let mut run = Simulation::new(&scene).unwrap();
-//! let mut replay = Replay::new(&scene);
-//! replay.push_frame(0.0, &run.poses(), &[], &[]).unwrap();
-//! for _ in 0..10 {
-//!     run.step().unwrap();
-//!     replay.push_frame(run.time() as f32, &run.poses(), &run.contacts(), &[]).unwrap();
+//! let mut world = World::new(&WorldDef::default()).unwrap();
+//! let ground = world.create_body(&BodyDef::fixed(Vec2::ZERO)).unwrap();
+//! world.create_shape(ground, &ShapeDef::default(), &Shape::Polygon(make_box(5.0, 0.5).unwrap())).unwrap();
+//! let mut recorder = Recorder::new("drops", 1.0 / 60.0);
+//! recorder.record(&world);
+//! for step in 1..=60 {
+//!     if step % 20 == 0 {
+//!         let ball = world.create_body(&BodyDef::dynamic(Vec2::new(0.0, 3.0))).unwrap();
+//!         let circle = Shape::Circle(Circle::new(Vec2::ZERO, 0.25).unwrap());
+//!         world.create_shape(ball, &ShapeDef::default(), &circle).unwrap();
+//!     }
+//!     world.step(1.0 / 60.0, 4).unwrap();
+//!     recorder.record(&world);
 //! }
-//! assert_eq!(replay.frames().len(), 11);
-//! let html = replay.to_html(); // or write_html(path); render::render_frame draws PNG frames
-//! assert!(html.contains("box_pile"));
+//! let replay = recorder.replay();
+//! assert_eq!(replay.frames().len(), 61);
+//! assert_eq!(replay.bodies().len(), 4); // the ground and three balls
+//! assert_eq!(replay.frames()[60].bodies.len(), 4);
+//! let html = recorder.to_html(); // or write_html(path), write_to(writer)
+//! assert!(html.contains("drops"));
 //! ```
 //!
-//! The player ([`Replay::to_html`]) is one HTML file with the trace embedded as JSON and one
-//! script drawing it on a canvas: no network, no external scripts or fonts. It plays, pauses,
-//! steps, scrubs, changes speed (0.1× to 4×), zooms about the cursor (wheel), pans (drag), fits
-//! the scene on load, and toggles contact points, contact normals and time-of-impact events.
-//! `#frame=N` at the end of its URL opens it paused on frame N. [`crate::render`] draws the
-//! same frames to PNG with the same colors and sizes ([`PALETTE`], [`STYLE`]).
+//! The command records its runs with [`Recorder::for_scene`], which names the bodies after
+//! the scene's. The player ([`Replay::to_html`]) is one HTML file with the trace embedded as
+//! JSON and one script drawing it on a canvas: no network, no external scripts or fonts. It
+//! plays, pauses, steps, scrubs, changes speed (0.1× to 4×), zooms about the cursor (wheel),
+//! pans (drag), fits the scene on load, and toggles contact points, contact normals and
+//! time-of-impact events. `#frame=N` at the end of its URL opens it paused on frame N.
+//! [`crate::render`] draws worlds to PNG with the same colors and sizes ([`PALETTE`],
+//! impact2d's [`Color`]s, [`STYLE`]).
 
-use std::fmt;
-use std::io;
+mod recorder;
+
+use std::io::{self, Write};
 use std::path::Path;
 
-use impact2d::{Aabb, Shape, Transform, Vec2};
+use impact2d::{Aabb, BodyId, Color, DrawState, Shape, ShapeId, Transform, Vec2};
 use serde::Serialize;
-use thiserror::Error;
+use serde_json::{Value, json};
 
-use crate::scene::{BodyType, ValidScene};
+pub use recorder::Recorder;
 
-/// How a body was doing in a frame; it picks the body's color (static bodies are always gray).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BodyState {
-    /// Awake, moving less than its own extent in the step.
-    Awake,
-    /// Asleep.
-    Asleep,
-    /// Moved more than its own extent in the step: the case continuous collision is for.
-    Fast,
-    /// A bullet: continuous collision against dynamic bodies too.
-    Bullet,
-}
-
-impl BodyState {
-    /// The one-letter code of the state in the embedded trace.
-    fn code(self) -> char {
-        match self {
-            BodyState::Awake => 'a',
-            BodyState::Asleep => 's',
-            BodyState::Fast => 'f',
-            BodyState::Bullet => 'b',
-        }
-    }
-}
+#[cfg(doc)]
+use impact2d::DrawOptions;
 
 /// Where a body is in a frame, and how it is doing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,28 +67,7 @@ pub struct BodyPose {
     /// The body's rotation (rad).
     pub angle: f32,
     /// Its state, for its color.
-    pub state: BodyState,
-}
-
-impl BodyPose {
-    /// The poses the bodies of `scene` start in: their positions and angles, asleep when they
-    /// are static or start asleep (as the world reports them), bullets when they are bullets,
-    /// awake otherwise.
-    pub fn initial(scene: &ValidScene) -> Vec<BodyPose> {
-        scene
-            .scene()
-            .bodies
-            .iter()
-            .map(|body| {
-                let state = match (body.body_type == BodyType::Static || !body.awake, body.bullet) {
-                    (true, _) => BodyState::Asleep,
-                    (false, true) => BodyState::Bullet,
-                    (false, false) => BodyState::Awake,
-                };
-                BodyPose { position: body.position, angle: body.angle, state }
-            })
-            .collect()
-    }
+    pub state: DrawState,
 }
 
 /// A contact point with its normal, in the world.
@@ -115,110 +88,140 @@ pub struct ToiEvent {
     pub normal: Vec2,
 }
 
+/// A primitive of impact2d's debug drawing that is not part of a body, a contact, a joint or
+/// an impact (AABBs and transforms, when the recorder's options ask for them), in world
+/// coordinates (m).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mark {
+    /// A closed outline.
+    Polygon {
+        /// Its vertices (m), counter-clockwise.
+        vertices: Vec<Vec2>,
+        /// Its color.
+        color: Color,
+    },
+    /// A filled convex polygon grown by `radius`.
+    SolidPolygon {
+        /// Its vertices (m), counter-clockwise.
+        vertices: Vec<Vec2>,
+        /// How far its surface is outside them (m).
+        radius: f32,
+        /// Its color.
+        color: Color,
+    },
+    /// A circle outline.
+    Circle {
+        /// Its center (m).
+        center: Vec2,
+        /// Its radius (m).
+        radius: f32,
+        /// Its color.
+        color: Color,
+    },
+    /// A filled circle whose axis turns with `transform`.
+    SolidCircle {
+        /// Its center and rotation.
+        transform: Transform,
+        /// Its radius (m).
+        radius: f32,
+        /// Its color.
+        color: Color,
+    },
+    /// A filled capsule.
+    SolidCapsule {
+        /// One end of its segment (m).
+        p1: Vec2,
+        /// The other end (m).
+        p2: Vec2,
+        /// Its radius (m).
+        radius: f32,
+        /// Its color.
+        color: Color,
+    },
+    /// A segment.
+    Segment {
+        /// One end (m).
+        p1: Vec2,
+        /// The other end (m).
+        p2: Vec2,
+        /// Its color.
+        color: Color,
+    },
+    /// A point of a size in pixels.
+    Point {
+        /// Where (m).
+        point: Vec2,
+        /// How wide (pixels).
+        size: f32,
+        /// Its color.
+        color: Color,
+    },
+    /// A transform: its origin and axes, [`Style::axis_length`] pixels long.
+    Transform(Transform),
+}
+
 /// One frame of a replay.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
     /// The simulated time (s).
     pub time: f32,
-    /// One pose per body, in the scene's order.
+    /// The bodies in the frame: indices into [`Replay::bodies`], ascending.
+    pub bodies: Vec<usize>,
+    /// One pose per body of `bodies`, in the same order.
     pub poses: Vec<BodyPose>,
-    /// Contact points, if recorded.
+    /// The touching contact points, unless left out.
     pub contacts: Vec<ContactPoint>,
-    /// Time-of-impact events of the step that ended at this frame, if recorded.
+    /// The time-of-impact events of the steps since the previous frame.
     pub tois: Vec<ToiEvent>,
-    /// The frame had more contact points than the replay's budget
-    /// ([`Replay::set_contact_budget`]) and records none.
+    /// The frame had more contact points than the recorder's budget
+    /// ([`Recorder::set_contact_budget`]) and records none.
     pub contacts_left_out: bool,
-    /// Each joint's world anchors on A and B (m), in the scene's order; broken joints are
-    /// left out.
+    /// Each enabled joint's world anchors on A and B (m).
     pub joints: Vec<(Vec2, Vec2)>,
+    /// Other primitives drawn (AABBs, transforms), in the order they were drawn.
+    pub marks: Vec<Mark>,
 }
 
-/// A body as a replay draws it.
+/// A body as a replay draws it: one body of the world with one set of shapes, over the
+/// frames from `first_frame` to before `end_frame`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplayBody {
-    /// Its name (may be empty).
+    /// The body's handle in the recorded world.
+    pub id: BodyId,
+    /// Its name (may be empty; [`Recorder::set_body_name`]).
     pub name: String,
-    /// Static, kinematic or dynamic.
-    pub body_type: BodyType,
-    /// Whether it is a bullet.
-    pub bullet: bool,
-    /// Whether it has continuous collision.
-    pub continuous: bool,
-    /// Its shapes, in body coordinates.
+    /// Its shapes, in body coordinates, in the order they were attached.
     pub shapes: Vec<ReplayShape>,
+    /// The first frame it is in.
+    pub first_frame: usize,
+    /// The frame after its last one; `None` while it is in the last frame.
+    pub end_frame: Option<usize>,
 }
 
 /// A shape as a replay draws it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplayShape {
-    /// The built shapes: one, or one segment per chain link.
+    /// The world's handles of its parts.
+    pub ids: Vec<ShapeId>,
+    /// The shapes: one, or the links of a chain (chain segments attached one after the
+    /// other, each starting where the previous one ends).
     pub parts: Vec<Shape>,
-    /// Sensors are drawn translucent.
+    /// Sensors are drawn in the sensor color, translucent.
     pub sensor: bool,
 }
 
-/// Why a frame was refused.
-#[derive(Clone, Debug, Error, PartialEq)]
-pub enum ReplayError {
-    /// The frame does not have one pose per body.
-    #[error("frame {frame}: {poses} poses for {bodies} bodies")]
-    PoseCount {
-        /// The frame's index.
-        frame: usize,
-        /// The poses given.
-        poses: usize,
-        /// The bodies of the scene.
-        bodies: usize,
-    },
-    /// A time, pose, point or normal is NaN or infinite.
-    #[error("frame {frame}: {what} is not finite")]
-    NonFinite {
-        /// The frame's index.
-        frame: usize,
-        /// Which value.
-        what: String,
-    },
-}
-
-/// The colors of the player and of PNG frames, as `#rrggbb`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// The colors of the player and of PNG frames that are not impact2d's debug drawing colors
+/// (those are [`Color`]'s named colors: body states, sensors, contacts, impacts, joints).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Palette {
     /// The canvas.
-    pub background: &'static str,
-    /// Static bodies, whatever their state.
-    pub static_body: &'static str,
-    /// [`BodyState::Awake`].
-    pub awake: &'static str,
-    /// [`BodyState::Asleep`].
-    pub asleep: &'static str,
-    /// [`BodyState::Fast`].
-    pub fast: &'static str,
-    /// [`BodyState::Bullet`].
-    pub bullet: &'static str,
+    pub background: Color,
     /// Outlines of solid shapes and the radius line of circles.
-    pub outline: &'static str,
-    /// Contact points and normals.
-    pub contact: &'static str,
-    /// Time-of-impact events.
-    pub toi: &'static str,
-    /// Joints: the line between their anchors.
-    pub joint: &'static str,
+    pub outline: Color,
 }
 
 /// The colors.
-pub const PALETTE: Palette = Palette {
-    background: "#f4f3ee",
-    static_body: "#8f959e",
-    awake: "#4a8fe0",
-    asleep: "#a58ad8",
-    fast: "#f29a2e",
-    bullet: "#e0443a",
-    outline: "#2c2f36",
-    contact: "#1a9e50",
-    toi: "#d62ad6",
-    joint: "#7a5c2e",
-};
+pub const PALETTE: Palette = Palette { background: Color::rgb(0xf4f3ee), outline: Color::rgb(0x2c2f36) };
 
 /// Sizes on screen, in pixels, whatever the zoom.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -231,17 +234,19 @@ pub struct Style {
     pub tick_spacing: f32,
     /// The length of those ticks.
     pub tick_length: f32,
-    /// The radius of a contact point.
+    /// The radius of a contact point and of a joint's anchors.
     pub dot: f32,
     /// The length of a drawn normal.
     pub normal_length: f32,
     /// The radius of the ring around a time-of-impact event.
     pub toi_radius: f32,
-    /// The opacity of sensors.
+    /// The opacity of sensors: [`Color::SENSOR`]'s.
     pub sensor_alpha: f32,
     /// Solids thinner than this on screen are outlined in their own color rather than the
     /// outline color, so that a thin blade or a small bullet still shows its state.
     pub thin: f32,
+    /// The length of a drawn transform's axes.
+    pub axis_length: f32,
 }
 
 /// The sizes.
@@ -253,16 +258,30 @@ pub const STYLE: Style = Style {
     dot: 3.0,
     normal_length: 16.0,
     toi_radius: 6.0,
-    sensor_alpha: 0.35,
+    sensor_alpha: Color::SENSOR.a as f32 / 255.0,
     thin: 4.0,
+    axis_length: 20.0,
 };
+
+/// The one-letter code of a body state in the embedded trace.
+pub fn state_code(state: DrawState) -> char {
+    match state {
+        DrawState::Static => 'g',
+        DrawState::Kinematic => 'k',
+        DrawState::Awake => 'a',
+        DrawState::Asleep => 's',
+        DrawState::Fast => 'f',
+        DrawState::Bullet => 'b',
+        DrawState::Disabled => 'd',
+    }
+}
 
 /// The most body poses (bodies times frames) a replay embeds: some 3 MB of trace. Longer
 /// runs of many bodies record every few steps instead ([`frame_stride`]).
 pub const POSE_BUDGET: usize = 120_000;
 
 /// The most contact points a replay embeds over all its frames: some 2 MB of trace.
-/// Spread over the frames by [`Replay::set_contact_budget`].
+/// Spread over the frames by [`Recorder::set_contact_budget`].
 pub const CONTACT_BUDGET: usize = 60_000;
 
 /// Which steps a replay of `steps` steps of `bodies` bodies records: every `stride`-th (and
@@ -278,7 +297,7 @@ const FIT_MARGIN: f32 = 0.05;
 /// The player page; the trace replaces `__REPLAY__`, the escaped scene name `__TITLE__`.
 const PLAYER: &str = include_str!("replay/player.html");
 
-/// A scene's description and its frames.
+/// A recorded world: its bodies and its frames ([`Recorder`] makes them).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Replay {
     name: String,
@@ -286,113 +305,16 @@ pub struct Replay {
     time_step: f32,
     bodies: Vec<ReplayBody>,
     frames: Vec<Frame>,
-    contact_budget: usize,
 }
 
 impl Replay {
-    /// An empty replay of `scene`'s bodies.
-    pub fn new(scene: &ValidScene) -> Replay {
-        let bodies = scene
-            .bodies()
-            .map(|body| ReplayBody {
-                name: body.def.name.clone(),
-                body_type: body.def.body_type,
-                bullet: body.def.bullet,
-                continuous: body.def.continuous,
-                shapes: body.shapes().map(|s| ReplayShape { parts: s.parts.to_vec(), sensor: s.def.sensor }).collect(),
-            })
-            .collect();
-        let s = scene.scene();
-        Replay {
-            name: s.name.clone(),
-            description: s.description.clone(),
-            time_step: s.time_step,
-            bodies,
-            frames: Vec::new(),
-            contact_budget: usize::MAX,
-        }
-    }
-
-    /// Frames pushed from now on record their contact points only when they have at most
-    /// `points` of them (none otherwise, marked [`Frame::contacts_left_out`]): a pile of
-    /// thousands of bodies would otherwise make a replay of hundreds of megabytes. No limit
-    /// by default; [`CONTACT_BUDGET`] over the expected frames keeps a replay small.
-    pub fn set_contact_budget(&mut self, points: usize) {
-        self.contact_budget = points;
-    }
-
-    /// Adds a frame: the time (s), one pose per body in the scene's order, and the contact
-    /// points and time-of-impact events to show with it (either may be empty; contacts are
-    /// left out beyond the budget of [`Replay::set_contact_budget`]).
-    ///
-    /// Errors: [`ReplayError::PoseCount`] unless there is one pose per body,
-    /// [`ReplayError::NonFinite`] for a NaN or infinite value.
-    pub fn push_frame(
-        &mut self,
-        time: f32,
-        poses: &[BodyPose],
-        contacts: &[ContactPoint],
-        tois: &[ToiEvent],
-    ) -> Result<(), ReplayError> {
-        let frame = self.frames.len();
-        if poses.len() != self.bodies.len() {
-            return Err(ReplayError::PoseCount { frame, poses: poses.len(), bodies: self.bodies.len() });
-        }
-        let non_finite = |what: String| Err(ReplayError::NonFinite { frame, what });
-        if !time.is_finite() {
-            return non_finite("the time".into());
-        }
-        for (i, pose) in poses.iter().enumerate() {
-            if !pose.position.is_finite() || !pose.angle.is_finite() {
-                return non_finite(format!("the pose of body {i}"));
-            }
-        }
-        for (i, c) in contacts.iter().enumerate() {
-            if !c.point.is_finite() || !c.normal.is_finite() {
-                return non_finite(format!("contact {i}"));
-            }
-        }
-        for (i, e) in tois.iter().enumerate() {
-            if !e.point.is_finite() || !e.normal.is_finite() {
-                return non_finite(format!("time-of-impact event {i}"));
-            }
-        }
-        let left_out = contacts.len() > self.contact_budget;
-        let contacts = if left_out { Vec::new() } else { contacts.to_vec() };
-        self.frames.push(Frame {
-            time,
-            poses: poses.to_vec(),
-            contacts,
-            tois: tois.to_vec(),
-            contacts_left_out: left_out,
-            joints: Vec::new(),
-        });
-        Ok(())
-    }
-
-    /// Adds the joints of the last frame: each joint's world anchors on A and B (meters),
-    /// drawn as a line between them.
-    ///
-    /// Errors: [`ReplayError::NonFinite`] for a NaN or infinite anchor;
-    /// [`ReplayError::PoseCount`] before any frame.
-    pub fn push_joints(&mut self, joints: &[(Vec2, Vec2)]) -> Result<(), ReplayError> {
-        let frame = self.frames.len();
-        let Some(last) = self.frames.last_mut() else {
-            return Err(ReplayError::PoseCount { frame, poses: 0, bodies: self.bodies.len() });
-        };
-        if let Some(i) = joints.iter().position(|(a, b)| !a.is_finite() || !b.is_finite()) {
-            return Err(ReplayError::NonFinite { frame: frame - 1, what: format!("joint {i}") });
-        }
-        last.joints = joints.to_vec();
-        Ok(())
-    }
-
-    /// The scene's name.
+    /// The replay's name.
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    /// The bodies, in the scene's order.
+    /// Every body that was in a frame, in the order they first appeared (a body whose shapes
+    /// changed appears again, as a new entry).
     pub fn bodies(&self) -> &[ReplayBody] {
         &self.bodies
     }
@@ -406,7 +328,7 @@ impl Replay {
     /// Bodies that fly far away later do not shrink the scene to a dot; the player zooms out
     /// to follow them. A replay without frames gives a 20 m square about the origin.
     pub fn view_bounds(&self) -> Aabb {
-        self.frames.first().map_or(Aabb::new(Vec2::splat(-10.0), Vec2::splat(10.0)), |f| frame_bounds(&self.bodies, f))
+        self.frames.first().map_or(fit_bounds(None), |f| frame_bounds(&self.bodies, f))
     }
 
     /// The player: one self-contained HTML page with the trace embedded.
@@ -416,6 +338,13 @@ impl Replay {
         // then cannot be closed by the data.
         let trace = trace.replace('<', "\\u003c");
         PLAYER.replacen("__TITLE__", &html_escape(&self.name), 1).replacen("__REPLAY__", &trace, 1)
+    }
+
+    /// Writes the player to `out`.
+    ///
+    /// Errors: those of writing.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(self.to_html().as_bytes())
     }
 
     /// Writes the player to `path`.
@@ -428,11 +357,25 @@ impl Replay {
     /// The trace as the player reads it.
     fn trace(&self) -> Trace<'_> {
         let bounds = self.view_bounds();
+        let states: serde_json::Map<String, Value> =
+            DrawState::ALL.iter().map(|&s| (state_code(s).to_string(), json!(hex(s.color())))).collect();
+        let colors = json!({
+            "background": hex(PALETTE.background),
+            "outline": hex(PALETTE.outline),
+            "sensor": hex(Color::SENSOR),
+            "contact": hex(Color::CONTACT),
+            "toi": hex(Color::IMPACT),
+            "joint": hex(Color::JOINT),
+            "aabb": hex(Color::AABB),
+            "axis_x": hex(Color::AXIS_X),
+            "axis_y": hex(Color::AXIS_Y),
+            "states": states,
+        });
         Trace {
             name: &self.name,
             description: &self.description,
             time_step: self.time_step,
-            colors: &PALETTE,
+            colors,
             style: &STYLE,
             bounds: [bounds.lower.x, bounds.lower.y, bounds.upper.x, bounds.upper.y],
             bodies: self.bodies.iter().map(TraceBody::of).collect(),
@@ -441,17 +384,28 @@ impl Replay {
     }
 }
 
+/// A color as `#rrggbb`, without its opacity.
+pub fn hex(color: Color) -> String {
+    format!("#{:06x}", color.hex())
+}
+
 /// Every shape of `bodies` at the poses of `frame`, with a 5 % margin on each side (at least
 /// 1 m across): what a view of the frame fits to.
 pub fn frame_bounds(bodies: &[ReplayBody], frame: &Frame) -> Aabb {
     let mut bounds: Option<Aabb> = None;
-    for (body, pose) in bodies.iter().zip(&frame.poses) {
+    for (&body, pose) in frame.bodies.iter().zip(&frame.poses) {
         let xf = Transform::new(pose.position, pose.angle);
-        for part in body.shapes.iter().flat_map(|s| &s.parts) {
+        for part in bodies[body].shapes.iter().flat_map(|s| &s.parts) {
             let aabb = part.aabb(xf);
             bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
         }
     }
+    fit_bounds(bounds)
+}
+
+/// `bounds` (m) with a 5 % margin of its larger extent on each side, at least 1 m across; a
+/// 20 m square about the origin for `None`.
+pub fn fit_bounds(bounds: Option<Aabb>) -> Aabb {
     let Some(bounds) = bounds else {
         return Aabb::new(Vec2::splat(-10.0), Vec2::splat(10.0));
     };
@@ -465,39 +419,38 @@ fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-/// The embedded trace. Poses are flat arrays, three numbers per body (x, y, angle), states a
-/// string of one letter per body, contacts and events flat arrays of four numbers (point,
-/// normal): the compact forms keep long replays small.
+/// The embedded trace (numbers as f32, so they print short).
 #[derive(Serialize)]
 struct Trace<'a> {
     name: &'a str,
     description: &'a str,
     time_step: f32,
-    colors: &'static Palette,
+    colors: Value,
     style: &'static Style,
     bounds: [f32; 4],
     bodies: Vec<TraceBody<'a>>,
     frames: Vec<TraceFrame>,
 }
 
+/// A body for the player: its name, shapes, and the frames it is in (`from`, left out when
+/// 0; `to`, the frame after its last, left out while it is in the last frame).
 #[derive(Serialize)]
 struct TraceBody<'a> {
     name: &'a str,
-    #[serde(rename = "type")]
-    body_type: &'static str,
-    bullet: bool,
-    continuous: bool,
     shapes: Vec<TraceShape>,
+    #[serde(skip_serializing_if = "is_zero_frame")]
+    from: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    to: Option<usize>,
 }
 
 impl TraceBody<'_> {
     fn of(body: &ReplayBody) -> TraceBody<'_> {
         TraceBody {
             name: &body.name,
-            body_type: body.body_type.name(),
-            bullet: body.bullet,
-            continuous: body.continuous,
             shapes: body.shapes.iter().map(TraceShape::of).collect(),
+            from: body.first_frame,
+            to: body.end_frame,
         }
     }
 }
@@ -548,20 +501,26 @@ pub fn thickness(shape: &Shape) -> f32 {
     match shape {
         Shape::Circle(c) => 2.0 * c.radius(),
         Shape::Capsule(c) => 2.0 * c.radius(),
-        Shape::Polygon(p) => {
-            let vertices = p.vertices();
-            let center = vertices.iter().copied().sum::<Vec2>() / vertices.len() as f32;
-            let inner = (0..vertices.len())
-                .map(|i| {
-                    let (a, b) = (vertices[i], vertices[(i + 1) % vertices.len()]);
-                    let edge = (b - a).normalize_or_zero();
-                    Vec2::new(edge.y, -edge.x).dot(a - center)
-                })
-                .fold(f32::MAX, f32::min);
-            2.0 * (inner.max(0.0) + p.radius())
-        }
+        Shape::Polygon(p) => hull_thickness(p.vertices(), p.radius()),
         Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
     }
+}
+
+/// [`thickness`] of the convex polygon through `vertices` (counter-clockwise, m) grown by
+/// `radius` (m): two vertices make a capsule, one a circle.
+pub fn hull_thickness(vertices: &[Vec2], radius: f32) -> f32 {
+    if vertices.len() < 3 {
+        return 2.0 * radius;
+    }
+    let center = vertices.iter().copied().sum::<Vec2>() / vertices.len() as f32;
+    let inner = (0..vertices.len())
+        .map(|i| {
+            let (a, b) = (vertices[i], vertices[(i + 1) % vertices.len()]);
+            let edge = (b - a).normalize_or_zero();
+            Vec2::new(edge.y, -edge.x).dot(a - center)
+        })
+        .fold(f32::MAX, f32::min);
+    2.0 * (inner.max(0.0) + radius)
 }
 
 /// The points of a chain from its links, and whether it closes (its last link ends where
@@ -585,52 +544,110 @@ pub(crate) fn chain_points(links: &[Shape]) -> (Vec<Vec2>, bool) {
     (points, closes)
 }
 
+// 0.1 mm and 10 µrad are far below a pixel at any useful zoom, and short to print.
+fn meters(x: f32) -> f32 {
+    round_to(x, 1e4)
+}
+
+fn radians(x: f32) -> f32 {
+    round_to(x, 1e5)
+}
+
+fn unit(x: f32) -> f32 {
+    round_to(x, 1e4)
+}
+
+/// A frame for the player: time `t`; poses `p` (x, y, angle of each body in the frame, in
+/// the order of `bodies`) and states `s` (one letter each, [`state_code`]); contacts `c` and
+/// time-of-impact events `i` (x, y, nx, ny each); `x` when the contacts were left out; joints
+/// `j` (the anchors on A and B: x, y, x, y each); marks `m` ([`TraceMark`]). The compact forms
+/// keep long replays small.
 #[derive(Serialize)]
 struct TraceFrame {
-    #[serde(rename = "t")]
-    time: f32,
-    #[serde(rename = "p")]
-    poses: Vec<f32>,
-    #[serde(rename = "s")]
-    states: String,
-    #[serde(rename = "c", skip_serializing_if = "Vec::is_empty")]
-    contacts: Vec<f32>,
-    #[serde(rename = "i", skip_serializing_if = "Vec::is_empty")]
-    tois: Vec<f32>,
-    /// 1 when the contacts were left out.
-    #[serde(rename = "x", skip_serializing_if = "is_false")]
-    contacts_left_out: bool,
-    /// Joints: the anchors on A and B (x, y, x, y each).
-    #[serde(rename = "j", skip_serializing_if = "Vec::is_empty")]
-    joints: Vec<f32>,
+    t: f32,
+    p: Vec<f32>,
+    s: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    c: Vec<f32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    i: Vec<f32>,
+    #[serde(skip_serializing_if = "is_false")]
+    x: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    j: Vec<f32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    m: Vec<TraceMark>,
 }
 
 impl TraceFrame {
     fn of(frame: &Frame) -> TraceFrame {
-        // 0.1 mm and 10 µrad are far below a pixel at any useful zoom, and short to print.
-        let meters = |x: f32| round_to(x, 1e4);
-        let radians = |x: f32| round_to(x, 1e5);
-        let unit = |x: f32| round_to(x, 1e4);
-        let flat = |items: &mut dyn Iterator<Item = (Vec2, Vec2)>| {
+        let flat = |items: &mut dyn Iterator<Item = (Vec2, Vec2)>| -> Vec<f32> {
             items.flat_map(|(p, n)| [meters(p.x), meters(p.y), unit(n.x), unit(n.y)]).collect()
         };
         TraceFrame {
-            time: round_to(frame.time, 1e6),
-            poses: frame
+            t: round_to(frame.time, 1e6),
+            p: frame
                 .poses
                 .iter()
                 .flat_map(|p| [meters(p.position.x), meters(p.position.y), radians(p.angle)])
                 .collect(),
-            states: frame.poses.iter().map(|p| p.state.code()).collect(),
-            contacts: flat(&mut frame.contacts.iter().map(|c| (c.point, c.normal))),
-            tois: flat(&mut frame.tois.iter().map(|e| (e.point, e.normal))),
-            contacts_left_out: frame.contacts_left_out,
-            joints: frame
-                .joints
-                .iter()
-                .flat_map(|(a, b)| [meters(a.x), meters(a.y), meters(b.x), meters(b.y)])
-                .collect(),
+            s: frame.poses.iter().map(|p| state_code(p.state)).collect(),
+            c: flat(&mut frame.contacts.iter().map(|c| (c.point, c.normal))),
+            i: flat(&mut frame.tois.iter().map(|e| (e.point, e.normal))),
+            x: frame.contacts_left_out,
+            j: frame.joints.iter().flat_map(|(a, b)| [meters(a.x), meters(a.y), meters(b.x), meters(b.y)]).collect(),
+            m: frame.marks.iter().map(TraceMark::of).collect(),
         }
+    }
+}
+
+/// A mark for the player: `[kind, color, numbers...]`, the color as `#rrggbb` or `#rrggbbaa`
+/// (`null` for axes). polygon: x, y of each vertex; solid: the radius, then x, y of each
+/// vertex; circle: x, y, radius; disc: x, y, radius, angle; capsule: x1, y1, x2, y2, radius;
+/// segment: x1, y1, x2, y2; point: x, y, size (pixels); axes: x, y, angle.
+struct TraceMark {
+    kind: &'static str,
+    color: Option<String>,
+    numbers: Vec<f32>,
+}
+
+impl TraceMark {
+    fn of(mark: &Mark) -> TraceMark {
+        let xy = |v: &[Vec2]| v.iter().flat_map(|p| [meters(p.x), meters(p.y)]).collect::<Vec<f32>>();
+        let (kind, color, numbers) = match mark {
+            Mark::Polygon { vertices, color } => ("polygon", Some(*color), xy(vertices)),
+            Mark::SolidPolygon { vertices, radius, color } => {
+                ("solid", Some(*color), [vec![meters(*radius)], xy(vertices)].concat())
+            }
+            Mark::Circle { center, radius, color } => {
+                ("circle", Some(*color), [xy(&[*center]), vec![meters(*radius)]].concat())
+            }
+            Mark::SolidCircle { transform, radius, color } => (
+                "disc",
+                Some(*color),
+                [xy(&[transform.p]), vec![meters(*radius), radians(transform.q.angle())]].concat(),
+            ),
+            Mark::SolidCapsule { p1, p2, radius, color } => {
+                ("capsule", Some(*color), [xy(&[*p1, *p2]), vec![meters(*radius)]].concat())
+            }
+            Mark::Segment { p1, p2, color } => ("segment", Some(*color), xy(&[*p1, *p2])),
+            Mark::Point { point, size, color } => ("point", Some(*color), [xy(&[*point]), vec![*size]].concat()),
+            Mark::Transform(xf) => ("axes", None, [xy(&[xf.p]), vec![radians(xf.q.angle())]].concat()),
+        };
+        TraceMark { kind, color: color.map(|c| c.to_string()), numbers }
+    }
+}
+
+impl Serialize for TraceMark {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(2 + self.numbers.len()))?;
+        seq.serialize_element(self.kind)?;
+        seq.serialize_element(&self.color)?;
+        for x in &self.numbers {
+            seq.serialize_element(x)?;
+        }
+        seq.end()
     }
 }
 
@@ -643,19 +660,12 @@ fn is_zero(x: &f32) -> bool {
     *x == 0.0
 }
 
-fn is_false(b: &bool) -> bool {
-    !b
+fn is_zero_frame(x: &usize) -> bool {
+    *x == 0
 }
 
-impl fmt::Display for BodyState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            BodyState::Awake => "awake",
-            BodyState::Asleep => "asleep",
-            BodyState::Fast => "fast",
-            BodyState::Bullet => "bullet",
-        })
-    }
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use impact_cli::build::BuildError;
 use impact_cli::render::{self, Layers, RenderError};
-use impact_cli::replay::{CONTACT_BUDGET, Frame, Replay, frame_bounds, frame_stride};
+use impact_cli::replay::{CONTACT_BUDGET, Recorder, frame_stride};
 use impact_cli::scene::ValidScene;
 use impact_cli::simulation::{Simulation, Summary};
 use impact_cli::{scenes, simulation};
@@ -171,9 +171,8 @@ fn png_every(args: &RunArgs) -> Result<Option<(u32, PathBuf)>, RunError> {
 /// The files a run writes, open from before the first step.
 struct Outputs {
     trace: Option<(PathBuf, BufWriter<File>)>,
-    /// The replay's bodies always (PNG frames draw them); its frames only with `--replay`.
-    replay: Replay,
-    replay_path: Option<PathBuf>,
+    /// The replay's recorder, with `--replay`: it draws the world through `World::draw`.
+    replay: Option<(PathBuf, Recorder)>,
     stride: u32,
     png: Option<PathBuf>,
     every: Option<(u32, PathBuf)>,
@@ -182,8 +181,6 @@ struct Outputs {
     bounds: Aabb,
     png_height: u32,
     step: u32,
-    /// The step of the last replay frame: the next one shows the impacts since then.
-    last_replay_step: u32,
     frames_written: u32,
 }
 
@@ -211,20 +208,19 @@ impl Outputs {
             fs::create_dir_all(dir).map_err(|source| FileError::Write { name: dir.display().to_string(), source })?;
         }
         let stride = frame_stride(steps, scene.scene().bodies.len());
-        let mut replay = Replay::new(scene);
-        replay.set_contact_budget(CONTACT_BUDGET / (steps / stride + 2) as usize);
-        let first = frame_of(sim, args.replay.is_some(), 0);
-        if args.replay.is_some() {
-            replay.push_frame(0.0, &first.poses, &first.contacts, &first.tois).expect("world poses are finite");
-            replay.push_joints(&first.joints).expect("world anchors are finite");
-        }
-        let bounds = frame_bounds(replay.bodies(), &first);
+        let replay = args.replay.as_ref().map(|path| {
+            let mut recorder = Recorder::for_scene(scene, sim.world());
+            recorder.set_stride(stride);
+            recorder.set_contact_budget(CONTACT_BUDGET / (steps / stride + 2) as usize);
+            recorder.record(&sim.world().world);
+            (path.clone(), recorder)
+        });
+        let bounds = render::world_bounds(&sim.world().world);
         let size = bounds.upper - bounds.lower;
         let png_height = ((PNG_WIDTH as f32 * size.y / size.x).round() as u32).clamp(200, 2 * PNG_WIDTH);
         let mut outputs = Outputs {
             trace,
             replay,
-            replay_path: args.replay.clone(),
             stride,
             png: args.png.clone(),
             every,
@@ -232,10 +228,9 @@ impl Outputs {
             bounds,
             png_height,
             step: 0,
-            last_replay_step: 0,
             frames_written: 0,
         };
-        outputs.write_every_frame(&first)?;
+        outputs.write_every_frame(sim)?;
         Ok(outputs)
     }
 
@@ -245,47 +240,28 @@ impl Outputs {
             writeln!(out, "{}", sim.trace_line())
                 .map_err(|source| FileError::Write { name: path.display().to_string(), source })?;
         }
-        let every = self.every.as_ref().is_some_and(|(k, _)| self.step.is_multiple_of(*k));
-        let replay = self.replay_path.is_some() && (self.step.is_multiple_of(self.stride) || last);
-        let png = self.png.is_some() && last;
-        if !(every || replay || png) {
-            return Ok(());
+        // The recorder takes every stride-th step and keeps the impacts of the others for
+        // its next frame, so a stride loses none; a picture shows those of its own step.
+        if let Some((_, recorder)) = &mut self.replay {
+            recorder.record(&sim.world().world);
+            if last {
+                recorder.finish(&sim.world().world);
+            }
         }
-        // A replay frame shows the impacts since the previous one, so a stride loses none; a
-        // picture shows those of its own step.
-        let mut frame = frame_of(sim, true, self.last_replay_step);
-        if replay {
-            self.replay
-                .push_frame(frame.time, &frame.poses, &frame.contacts, &frame.tois)
-                .expect("world poses are finite");
-            self.replay.push_joints(&frame.joints).expect("world anchors are finite");
-            self.last_replay_step = self.step;
-        }
-        frame.tois = sim.tois_since(self.step - 1);
-        if every {
-            self.write_every_frame(&frame)?;
-        }
-        if let (true, Some(path)) = (png, &self.png) {
-            let image = render::render(
-                self.replay.bodies(),
-                &frame,
-                self.bounds,
-                PNG_WIDTH,
-                self.png_height,
-                Layers::default(),
-            )?;
+        self.write_every_frame(sim)?;
+        if let (true, Some(path)) = (last, &self.png) {
+            let image = render::render(&sim.world().world, self.bounds, PNG_WIDTH, self.png_height, Layers::default())?;
             render::write_png(&image, path)?;
         }
         Ok(())
     }
 
-    fn write_every_frame(&mut self, frame: &Frame) -> Result<(), RunError> {
+    fn write_every_frame(&mut self, sim: &Simulation) -> Result<(), RunError> {
         let Some((k, dir)) = &self.every else { return Ok(()) };
         if !self.step.is_multiple_of(*k) {
             return Ok(());
         }
-        let image =
-            render::render(self.replay.bodies(), frame, self.bounds, PNG_WIDTH, self.png_height, Layers::default())?;
+        let image = render::render(&sim.world().world, self.bounds, PNG_WIDTH, self.png_height, Layers::default())?;
         render::write_png(&image, &dir.join(format!("step-{:06}.png", self.step)))?;
         self.frames_written += 1;
         Ok(())
@@ -304,15 +280,15 @@ impl Outputs {
             fs::write(path, text).map_err(write_error(path))?;
             written.push(format!("summary: {}", path.display()));
         }
-        if let Some(path) = &self.replay_path {
-            let html = self.replay.to_html();
+        if let Some((path, recorder)) = &self.replay {
+            let html = recorder.to_html();
             fs::write(path, &html).map_err(write_error(path))?;
             let stride = if self.stride > 1 { format!(", every {} steps", self.stride) } else { String::new() };
             written.push(format!(
                 "replay: {} ({}, {} frames{stride}); open it in a browser",
                 path.display(),
                 human_bytes(html.len()),
-                self.replay.frames().len()
+                recorder.replay().frames().len()
             ));
         }
         if let Some(path) = &self.png {
@@ -322,24 +298,6 @@ impl Outputs {
             written.push(format!("frames: {} PNG images in {}", self.frames_written, dir.display()));
         }
         Ok(written)
-    }
-}
-
-/// The frame of the simulation's current state, with the impacts of the steps after step
-/// `since`; contacts only when `contacts`.
-fn frame_of(sim: &Simulation, contacts: bool, since: u32) -> Frame {
-    Frame {
-        time: sim.time() as f32,
-        poses: sim.poses(),
-        contacts: if contacts { sim.contacts() } else { Vec::new() },
-        tois: sim.tois_since(since),
-        contacts_left_out: false,
-        joints: sim
-            .joint_states()
-            .into_iter()
-            .filter(|j| !j.broken)
-            .map(|j| (impact2d::Vec2::from(j.anchor_a), impact2d::Vec2::from(j.anchor_b)))
-            .collect(),
     }
 }
 

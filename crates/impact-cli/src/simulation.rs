@@ -21,11 +21,11 @@
 //! //! ```
 
 use impact2d::settings::LINEAR_SLOP;
-use impact2d::{Aabb, BodyId, CharacterMover, Shape, StepProfile, Vec2, WorldError};
+use impact2d::{Aabb, BodyId, CharacterMover, DrawState, Shape, StepProfile, Vec2, WorldError};
 use serde::Serialize;
 
 use crate::build::{BuildError, SceneWorld, build_world};
-use crate::replay::{BodyPose, BodyState, ContactPoint, ToiEvent};
+use crate::replay::{BodyPose, ContactPoint, ToiEvent};
 use crate::scene::{BodyType, MoverCommand, ValidScene};
 
 /// A scene being run.
@@ -191,27 +191,17 @@ impl Simulation {
         &self.profiles
     }
 
-    /// Each body's pose and state now, in the scene's order. A body is [`BodyState::Fast`]
-    /// when continuous collision swept it as fast in the last step
-    /// ([`impact2d::World::is_fast`]). Asleep wins over bullet, bullet over fast.
+    /// Each body's pose and state now, in the scene's order: the state is
+    /// [`impact2d::World::draw_state`], the one debug drawing colors it by.
     pub fn poses(&self) -> Vec<BodyPose> {
         let w = &self.built.world;
         self.built
             .bodies
             .iter()
-            .enumerate()
-            .map(|(i, &id)| {
-                let state = if self.types[i] == BodyType::Static || !w.is_awake(id).unwrap_or(false) {
-                    BodyState::Asleep
-                } else if w.continuous_flags(id).is_ok_and(|(bullet, _)| bullet) {
-                    BodyState::Bullet
-                } else if w.is_fast(id).unwrap_or(false) {
-                    BodyState::Fast
-                } else {
-                    BodyState::Awake
-                };
-                let position = w.position(id).unwrap_or(Vec2::ZERO);
-                BodyPose { position, angle: w.angle(id).unwrap_or(0.0), state }
+            .map(|&id| BodyPose {
+                position: w.position(id).unwrap_or(Vec2::ZERO),
+                angle: w.angle(id).unwrap_or(0.0),
+                state: w.draw_state(id).unwrap_or(DrawState::Disabled),
             })
             .collect()
     }
@@ -499,7 +489,7 @@ mod tests {
         assert!((block.position[1] - 1.0).abs() < LINEAR_SLOP, "{block:?}");
         assert!(block.position[0].abs() < 1e-3 && block.angle.abs() < 1e-3, "{block:?}");
         assert!(!block.awake, "{block:?}");
-        assert_eq!(run.poses()[1].state, BodyState::Asleep);
+        assert_eq!(run.poses()[1].state, DrawState::Asleep);
         assert_eq!(summary.statistics.max_touching_contacts, 1);
         assert_eq!(summary.statistics.outside_start_bounds, 0);
         // A box falling 2 m is never fast for its size: no time of impact is needed.
@@ -527,19 +517,19 @@ mod tests {
         }
     }
 
-    /// Bullets are bullets, a 150 m/s ball is fast, a resting ground is not awake.
+    /// Bullets are bullets, a 150 m/s ball is fast, the ground is static.
     #[test]
     fn states_tell_fast_bodies_and_bullets() {
         let scene = scenes::find("thin_plane").unwrap().scene().validate().unwrap();
         let mut run = Simulation::new(&scene).unwrap();
         run.step().unwrap();
-        let states: Vec<BodyState> = run.poses().iter().map(|p| p.state).collect();
-        assert_eq!(states, [BodyState::Asleep, BodyState::Fast]);
+        let states: Vec<DrawState> = run.poses().iter().map(|p| p.state).collect();
+        assert_eq!(states, [DrawState::Static, DrawState::Fast]);
 
         let scene = scenes::find("bullet_paper").unwrap().scene().validate().unwrap();
         let mut run = Simulation::new(&scene).unwrap();
         run.step().unwrap();
-        assert_eq!(run.poses()[3].state, BodyState::Bullet);
+        assert_eq!(run.poses()[3].state, DrawState::Bullet);
     }
 
     /// The ball at 150 m/s onto the 2 cm plane: continuous collision stops it on the plane,

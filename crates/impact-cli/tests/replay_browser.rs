@@ -1,5 +1,6 @@
 //! The replay player in a real browser: Debian's chromium, headless, loads a replay written by
-//! the library, and its screenshot must show the scene as the PNG renderer draws it.
+//! the library's recorder, and its screenshot must show the scene as the PNG renderer draws
+//! the world at the same step (both through impact2d's debug drawing).
 //!
 //! This test fails, rather than skips, when chromium is missing: `.ci/run` installs it
 //! (`apt-get install chromium`).
@@ -8,10 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use impact_cli::render::{Layers, render_frame};
-use impact_cli::replay::{PALETTE, Replay};
-use impact_cli::scenes;
+use impact_cli::render::{Layers, render};
+use impact_cli::replay::{PALETTE, Replay, hex};
 use impact_cli::simulation::Simulation;
+use impact_cli::{Recorder, scenes};
+use impact2d::Color;
 use tiny_skia::Pixmap;
 
 /// The browser window; the player's canvas is the window less its 40 px control bar.
@@ -81,26 +83,28 @@ fn count(image: &Pixmap, hex: &str, top: u32) -> usize {
         .count()
 }
 
-/// The box pile: forty 1 m boxes in the air at frame 0, in a pile on the ground at the end.
-fn box_pile_replay(dir: &Path) -> (PathBuf, Replay) {
+/// The box pile: forty 1 m boxes in the air at frame 0, in a pile on the ground at the end;
+/// the replay, and the run at its first and last frames.
+fn box_pile_replay(dir: &Path) -> (PathBuf, Replay, [Simulation; 2]) {
     let scene = scenes::find("box_pile").unwrap().scene().validate().unwrap();
     let mut sim = Simulation::new(&scene).unwrap();
-    let mut replay = Replay::new(&scene);
-    replay.push_frame(0.0, &sim.poses(), &[], &[]).unwrap();
+    let start = sim.clone();
+    let mut recorder = Recorder::for_scene(&scene, sim.world());
+    recorder.record(&sim.world().world);
     for _ in 0..90 {
         sim.step().unwrap();
-        replay.push_frame(sim.time() as f32, &sim.poses(), &sim.contacts(), &[]).unwrap();
+        recorder.record(&sim.world().world);
     }
     let path = dir.join("box_pile.html");
-    replay.write_html(&path).unwrap();
-    (path, replay)
+    recorder.write_html(&path).unwrap();
+    (path, recorder.into_replay(), [start, sim])
 }
 
 #[test]
 fn chromium_draws_the_replay_as_the_png_renderer_does() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("replay_browser");
     std::fs::create_dir_all(&dir).unwrap();
-    let (html, replay) = box_pile_replay(&dir);
+    let (html, replay, runs) = box_pile_replay(&dir);
     let last = replay.frames().len() - 1;
     let canvas = (WINDOW.0, WINDOW.1 - BAR);
 
@@ -108,13 +112,14 @@ fn chromium_draws_the_replay_as_the_png_renderer_does() {
     let end = screenshot(&html, Some(last), 0, "end");
     assert_eq!((start.width(), start.height()), WINDOW);
 
-    for (frame, shot) in [(0, &start), (last, &end)] {
-        let reference = render_frame(&replay, frame, canvas.0, canvas.1, Layers::default()).unwrap();
-        let background = count(shot, PALETTE.background, BAR);
+    for ((frame, shot), run) in [(0, &start), (last, &end)].into_iter().zip(&runs) {
+        let world = &run.world().world;
+        let reference = render(world, replay.view_bounds(), canvas.0, canvas.1, Layers::default()).unwrap();
+        let background = count(shot, &hex(PALETTE.background), BAR);
         // The canvas is drawn: mostly background, as in the PNG.
         assert!(background > (canvas.0 * canvas.1) as usize / 2, "frame {frame}: {background} background pixels");
-        for (what, hex) in [("static", PALETTE.static_body), ("awake", PALETTE.awake)] {
-            let (browser, png) = (count(shot, hex, BAR), count(&reference, hex, 0));
+        for (what, color) in [("static", Color::STATIC), ("awake", Color::AWAKE)] {
+            let (browser, png) = (count(shot, &hex(color), BAR), count(&reference, &hex(color), 0));
             // A meaningful number of pixels, and the browser's count within 15 % of the
             // renderer's (anti-aliasing differs at the edges).
             assert!(png > 2000, "frame {frame}: only {png} {what} pixels in the PNG");
@@ -134,7 +139,7 @@ fn chromium_draws_the_replay_as_the_png_renderer_does() {
             tiny_skia::IntSize::from_wh(width as u32, rows as u32).unwrap(),
         )
         .unwrap();
-        count(&head, PALETTE.awake, BAR)
+        count(&head, &hex(Color::AWAKE), BAR)
     };
     assert!(top_half(&start) > 2 * top_half(&end).max(1), "{} vs {}", top_half(&start), top_half(&end));
 

@@ -148,32 +148,38 @@ fn bad_joints_are_refused_where_they_are_wrong() {
 }
 
 /// Replays and PNG frames draw joints: the trace of a jointed scene carries each frame's
-/// anchors (`"j"`), and a frame drawn with its joints differs from the same frame without them
-/// only by pixels of the joint color, along the lines between the anchors.
+/// anchors (`"j"`), and a world drawn with its joints differs from the same world drawn without
+/// them only by pixels of the joint color, along the lines between the anchors.
 #[test]
 fn replays_and_pictures_draw_joints() {
-    use impact_cli::render::{Layers, render};
-    use impact_cli::replay::{Replay, frame_bounds};
+    use impact_cli::Recorder;
+    use impact_cli::render::{Layers, Painter, world_bounds};
+    use impact2d::{DebugDraw, DrawOptions, JointDraw};
     let joints = r#"[{"name": "rope", "type": "distance", "body_a": "a", "body_b": "ball", "anchor_a": [0.5, 4], "anchor_b": [4, 4]}]"#;
     let valid = parse_scene(&scene(joints)).unwrap();
     let mut run = Simulation::new(&valid).unwrap();
-    let mut replay = Replay::new(&valid);
+    let mut recorder = Recorder::for_scene(&valid, run.world());
     for _ in 0..10 {
         run.step().unwrap();
-        let anchors: Vec<_> = run
-            .joint_states()
-            .iter()
-            .map(|j| (impact2d::Vec2::from(j.anchor_a), impact2d::Vec2::from(j.anchor_b)))
-            .collect();
-        replay.push_frame(run.time() as f32, &run.poses(), &[], &[]).unwrap();
-        replay.push_joints(&anchors).unwrap();
+        recorder.record(&run.world().world);
     }
-    assert!(replay.to_html().contains(r#""j":["#));
-    let with = replay.frames().last().unwrap().clone();
-    let without = impact_cli::replay::Frame { joints: Vec::new(), ..with.clone() };
-    let bounds = frame_bounds(replay.bodies(), &with);
-    let draw = |f| render(replay.bodies(), f, bounds, 400, 300, Layers::default()).unwrap();
-    let (a, b) = (draw(&with), draw(&without));
+    assert!(recorder.to_html().contains(r#""j":["#));
+    let last = recorder.replay().frames().last().unwrap();
+    let anchors: Vec<_> = run
+        .joint_states()
+        .iter()
+        .map(|j| (impact2d::Vec2::from(j.anchor_a), impact2d::Vec2::from(j.anchor_b)))
+        .collect();
+    assert_eq!(last.joints, anchors);
+    let world = &run.world().world;
+    let bounds = world_bounds(world);
+    let draw = |options: DrawOptions| {
+        let mut painter = Painter::new(bounds, 400, 300).unwrap();
+        world.draw(&mut painter, &options);
+        painter.into_pixmap()
+    };
+    let (a, b) =
+        (draw(Layers::default().options()), draw(DrawOptions { joints: false, ..Layers::default().options() }));
     let joint = [0x7a, 0x5c, 0x2e];
     let (mut changed, mut joint_colored) = (0, 0);
     for (p, q) in a.pixels().iter().zip(b.pixels()) {
@@ -189,7 +195,13 @@ fn replays_and_pictures_draw_joints() {
         changed > 100 && joint_colored * 10 > changed * 7,
         "{changed} pixels changed, {joint_colored} of the joint's color"
     );
-    // A replay refuses non-finite anchors.
-    let nan = impact2d::Vec2::new(f32::NAN, 0.0);
-    assert!(replay.push_joints(&[(nan, nan)]).is_err());
+    // The painter draws what the world hands it: a joint with the anchors given.
+    let mut painter = Painter::new(bounds, 400, 300).unwrap();
+    let (id, ids) = (run.world().joints[0], run.world().bodies.clone());
+    let (p, q) = (impact2d::Vec2::new(1.0, 4.0), impact2d::Vec2::new(3.0, 4.0));
+    painter.draw_joint(&JointDraw { joint: id, body_a: ids[0], body_b: ids[1], anchor_a: p, anchor_b: q });
+    let mid = painter.to_screen((p + q) / 2.0);
+    let image = painter.into_pixmap();
+    let c = image.pixel(mid.x as u32, mid.y as u32).unwrap();
+    assert_eq!([c.red(), c.green(), c.blue()], [0x7a, 0x5c, 0x2e]);
 }

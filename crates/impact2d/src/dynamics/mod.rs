@@ -7,7 +7,7 @@
 //! collision sweeps the fast bodies (`continuous.rs`, then `joint_ccd.rs` for their jointed
 //! neighbors), islands that came to rest fall asleep
 //! (`island.rs`), and the step's events are ready to read (`events.rs`). World queries are in
-//! `queries.rs`.
+//! `queries.rs`; [`World::draw`] draws the world through any renderer (`draw.rs`).
 //!
 //! | file | job |
 //! |---|---|
@@ -20,6 +20,7 @@
 //! | `contact.rs` | contacts: made and destroyed with broad-phase pairs, the narrow-phase update, touch changes |
 //! | `solver.rs` | the step's solver stages and body integration |
 //! | `continuous.rs` | continuous collision: fast bodies swept, impacts in time order, no time lost ([`ContinuousMode`], [`ContinuousStats`]) |
+//! | `draw.rs` | debug drawing: [`DebugDraw`], [`World::draw`], [`DrawOptions`], [`Color`] and [`DrawState`] |
 //! | `sensor_sweep.rs` | sensor begin and end events for the fast bodies that cross a sensor within a step |
 //! | `contact_solver.rs` | contact constraints in colored bundles of four: prepare, warm start, solve, relax, restitution, store |
 //! | `island.rs` | persistent islands, sleeping and waking |
@@ -56,6 +57,7 @@ mod collider;
 mod contact;
 mod contact_solver;
 mod continuous;
+mod draw;
 mod error;
 mod events;
 mod graph;
@@ -76,6 +78,9 @@ pub use body::{BodyDef, BodyType};
 pub use body_controls::BodyMassData;
 pub use collider::ShapeDef;
 pub use continuous::{ContinuousMode, ContinuousStats, ImpactEvent};
+pub use draw::{
+    Color, ContactDraw, DRAW_IMPACT_SIZE, DRAW_POINT_SIZE, DebugDraw, DrawOptions, DrawState, JointDraw, ShapeDraw,
+};
 pub use error::WorldError;
 pub use events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent};
 pub use handles::{BodyId, JointId, ShapeId};
