@@ -216,7 +216,7 @@ mod tests {
         assert!(matches!(w.shape_geometry(ball_shape).unwrap(), Shape::Circle(c) if c.radius() == 0.5));
         assert_eq!(w.shape_friction(built.shapes[0][0][0]).unwrap(), 0.25);
         let capsule = built.shapes[2][0][0];
-        assert_eq!(w.shape_filter(capsule).unwrap(), impact2d::Filter { category_bits: 2, mask_bits: 5 });
+        assert_eq!(w.shape_filter(capsule).unwrap(), impact2d::Filter::new(2, 5));
         assert!(matches!(w.shape_geometry(capsule).unwrap(), Shape::Capsule(_)));
         for (k, link) in built.shapes[0][1].iter().enumerate() {
             let Shape::ChainSegment(c) = w.shape_geometry(*link).unwrap() else { panic!("link {k}") };

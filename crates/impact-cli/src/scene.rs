@@ -260,7 +260,7 @@ impl ShapeDef {
 
     /// The broad-phase filter of the shape's category and mask bits.
     pub fn filter(&self) -> Filter {
-        Filter { category_bits: self.category_bits, mask_bits: self.mask_bits }
+        Filter { category_bits: self.category_bits, mask_bits: self.mask_bits, group_index: self.group_index }
     }
 }
 

@@ -27,7 +27,8 @@
 //! | `joint_world.rs` | creating, destroying, reading and setting joints; jointed bodies' collision filter |
 //! | `joint_solver/` | joints in the soft step: prepare, warm start, solve, relax, store and break; one file per kind |
 //! | `joint_ccd.rs` | after continuous collision: jointed neighbors of the bodies it moved pulled back to them |
-//! | `events.rs` | event types and buffers |
+//! | `hooks.rs` | [`ContactHooks`]: the custom pair filter and pre-solve, called by the step |
+//! | `events.rs` | event types and buffers, body move events |
 //! | `queries.rs` | ray casts, shape casts, AABB and point overlap |
 //! | `error.rs` | [`WorldError`] |
 //!
@@ -59,6 +60,7 @@ mod error;
 mod events;
 mod graph;
 mod handles;
+mod hooks;
 mod island;
 mod joint;
 mod joint_ccd;
@@ -73,10 +75,14 @@ mod world;
 pub use body::{BodyDef, BodyType};
 pub use body_controls::BodyMassData;
 pub use collider::ShapeDef;
+pub use contact::MixingRule;
 pub use continuous::{ContinuousMode, ContinuousStats, ImpactEvent};
 pub use error::WorldError;
-pub use events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent};
+pub use events::{
+    BodyMoveEvent, ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent,
+};
 pub use handles::{BodyId, JointId, ShapeId};
+pub use hooks::ContactHooks;
 pub use joint::{DistanceDef, JointDef, JointEvent, JointKind, MotorDef, PrismaticDef, RevoluteDef, WeldDef, WheelDef};
 pub use queries::CastHit;
 pub use world::{ContactData, StepProfile, World, WorldDef};
