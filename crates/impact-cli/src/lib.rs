@@ -4,6 +4,7 @@
 //!   [`scene::ValidScene`] a world is built from.
 //! - [`scenes`]: the built-in scenes.
 //! - [`build`]: a valid scene made into an impact2d world.
+//! - [`one_way`]: one-way platforms, the pre-solve hook of scenes' `one_way` shapes.
 //! - [`simulation`]: a scene run step by step, with its trace, summary and statistics.
 //! - [`replay`]: the frames of a run and the self-contained HTML player.
 //! - [`render`]: PNG frames of a replay.
@@ -13,6 +14,7 @@
 
 pub mod build;
 mod json;
+pub mod one_way;
 pub mod render;
 pub mod replay;
 pub mod scene;

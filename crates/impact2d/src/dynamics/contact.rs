@@ -720,14 +720,10 @@ fn carry_impulses(old: &FeatureIds, impulses: &mut [PointImpulse; 2], new: &Mani
 #[cfg(test)]
 mod recycle_tests {
     use super::RecycleRef;
-    use super::collider::Collider;
     use crate::geometry::{Shape, make_box, make_rounded_box};
     use crate::math::{Rot, Transform, Vec2};
     use crate::narrow_phase::collide;
-    use crate::settings::{
-        CONTACT_RECYCLE_ANGULAR_TOLERANCE, CONTACT_RECYCLE_LINEAR_TOLERANCE, MAX_FRICTION, MAX_RESTITUTION,
-        SPECULATIVE_DISTANCE,
-    };
+    use crate::settings::{CONTACT_RECYCLE_ANGULAR_TOLERANCE, CONTACT_RECYCLE_LINEAR_TOLERANCE, SPECULATIVE_DISTANCE};
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

@@ -1250,7 +1250,8 @@ mod tests {
             solver.cold.push(BundleCold::default());
             solver.separations.push([[0.0; 4]; 2]);
             let (bundle, cold, kept) = (&mut solver.bundles[0], &mut solver.cold[0], &mut solver.separations[0]);
-            prepare_bundle(inputs.each_ref(), &states, bundle, cold, kept);
+            let mut roll = RollingLanes::default();
+            prepare_bundle(inputs.each_ref(), &states, bundle, cold, kept, &mut roll);
             // Before anything moves, the first solve pass reads the manifolds' separations.
             for (l, input) in inputs.iter().enumerate() {
                 for j in 0..input.count as usize {
