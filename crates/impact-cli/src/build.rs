@@ -4,6 +4,7 @@
 use impact2d::{BodyId, JointId, Shape, ShapeId, World, WorldDef, WorldError};
 use thiserror::Error;
 
+use crate::one_way::OneWayPlatforms;
 use crate::scene::joints::{field_of, joint_path};
 use crate::scene::{BodyType, FieldPath, PathStep, ValidScene, ValidationError};
 
@@ -54,6 +55,8 @@ impl BuildError {
                 "shape density" | "shape mass" | "body mass" => Some("density"),
                 "shape friction" => Some("friction"),
                 "shape restitution" => Some("restitution"),
+                "shape tangent speed" => Some("tangent_speed"),
+                "shape rolling resistance" => Some("rolling_resistance"),
                 _ => None,
             },
             _ => None,
@@ -99,6 +102,18 @@ pub fn build_world(scene: &ValidScene) -> Result<SceneWorld, BuildError> {
         }
         bodies.push(id);
         shapes.push(ids);
+    }
+    // One-way platforms: the pre-solve hook of `one_way.rs`.
+    let mut platforms = Vec::new();
+    for (body, ids) in scene.bodies().zip(&shapes) {
+        for (shape, parts) in body.def.shapes.iter().zip(ids) {
+            if shape.one_way {
+                platforms.extend(parts.iter().map(|&part| (part, shape.one_way_normal.normalize())));
+            }
+        }
+    }
+    if !platforms.is_empty() {
+        world.set_contact_hooks(Some(std::sync::Arc::new(OneWayPlatforms::new(platforms))));
     }
     let mut joints = Vec::with_capacity(s.joints.len());
     for (i, joint) in s.joints.iter().enumerate() {
@@ -160,6 +175,8 @@ fn shape_def(shape: &crate::scene::ShapeDef) -> impact2d::ShapeDef {
         density: shape.density,
         friction: shape.friction,
         restitution: shape.restitution,
+        tangent_speed: shape.tangent_speed,
+        rolling_resistance: shape.rolling_resistance,
         filter: shape.filter(),
         sensor: shape.sensor,
         ..impact2d::ShapeDef::default()
@@ -216,7 +233,7 @@ mod tests {
         assert!(matches!(w.shape_geometry(ball_shape).unwrap(), Shape::Circle(c) if c.radius() == 0.5));
         assert_eq!(w.shape_friction(built.shapes[0][0][0]).unwrap(), 0.25);
         let capsule = built.shapes[2][0][0];
-        assert_eq!(w.shape_filter(capsule).unwrap(), impact2d::Filter { category_bits: 2, mask_bits: 5 });
+        assert_eq!(w.shape_filter(capsule).unwrap(), impact2d::Filter::new(2, 5));
         assert!(matches!(w.shape_geometry(capsule).unwrap(), Shape::Capsule(_)));
         for (k, link) in built.shapes[0][1].iter().enumerate() {
             let Shape::ChainSegment(c) = w.shape_geometry(*link).unwrap() else { panic!("link {k}") };

@@ -4,6 +4,7 @@
 //!   [`scene::ValidScene`] a world is built from.
 //! - [`scenes`]: the built-in scenes.
 //! - [`build`]: a valid scene made into an impact2d world.
+//! - [`one_way`]: one-way platforms, the pre-solve hook of scenes' `one_way` shapes.
 //! - [`simulation`]: a scene run step by step, with its trace, summary and statistics.
 //! - [`replay`]: the [`Recorder`] of any world (the command's runs, or a game's), its frames
 //!   and the self-contained HTML player.
@@ -14,6 +15,7 @@
 
 pub mod build;
 mod json;
+pub mod one_way;
 pub mod render;
 pub mod replay;
 pub mod scene;

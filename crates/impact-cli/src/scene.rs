@@ -25,7 +25,8 @@ use std::fmt;
 use impact2d::broad_phase::Filter;
 use impact2d::settings::{
     MAX_ANGULAR_SPEED, MAX_CONTINUOUS_SAFETY_FACTOR, MAX_COORDINATE, MAX_DAMPING, MAX_DENSITY, MAX_FRICTION,
-    MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_LINEAR_SPEED, MAX_RESTITUTION, MAX_SUBSTEPS, MAX_TIME_STEP, MIN_SPEED_CAP,
+    MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_LINEAR_SPEED, MAX_RESTITUTION, MAX_ROLLING_RESISTANCE, MAX_SUBSTEPS,
+    MAX_TANGENT_SPEED, MAX_TIME_STEP, MIN_SPEED_CAP,
 };
 use impact2d::{
     Capsule, Circle, GeometryError, Polygon, Segment, Shape, Vec2, decompose_polygon, make_chain,
@@ -66,6 +67,8 @@ pub mod defaults {
     pub const CATEGORY_BITS: u64 = 1;
     /// Collision mask bits: collides with every category.
     pub const MASK_BITS: u64 = u64::MAX;
+    /// The side a one-way platform holds bodies on: its body's up.
+    pub const ONE_WAY_NORMAL: Vec2 = Vec2::new(0.0, 1.0);
     /// A body's gravity scale.
     pub const GRAVITY_SCALE: f32 = 1.0;
     /// A body's safety factor for continuous collision: the world's default.
@@ -247,6 +250,25 @@ pub struct ShapeDef {
     /// The categories the shape collides with (bits).
     #[serde(skip_serializing_if = "is_default_mask")]
     pub mask_bits: u64,
+    /// The collision group: shapes sharing a positive group always collide, shapes sharing a
+    /// negative group never do, 0 leaves it to the bits.
+    #[serde(skip_serializing_if = "is_zero_group")]
+    pub group_index: i32,
+    /// The speed of the shape's surface along itself (m/s, a conveyor belt): positive carries
+    /// what it touches clockwise around it (toward +x on a belt's top face).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub tangent_speed: f32,
+    /// Rolling resistance (dimensionless): circles and capsules rolling on the shape slow down.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rolling_resistance: f32,
+    /// A one-way platform: bodies pass through it from the side opposite `one_way_normal` and
+    /// land on it from the side the normal points to.
+    #[serde(skip_serializing_if = "is_false")]
+    pub one_way: bool,
+    /// The side a one-way platform holds bodies on (a direction in body coordinates, turned
+    /// with the body; not zero). Default (0, 1): the body's up.
+    #[serde(serialize_with = "xy", skip_serializing_if = "is_default_one_way_normal")]
+    pub one_way_normal: Vec2,
 }
 
 impl ShapeDef {
@@ -260,12 +282,17 @@ impl ShapeDef {
             sensor: false,
             category_bits: defaults::CATEGORY_BITS,
             mask_bits: defaults::MASK_BITS,
+            group_index: 0,
+            tangent_speed: 0.0,
+            rolling_resistance: 0.0,
+            one_way: false,
+            one_way_normal: defaults::ONE_WAY_NORMAL,
         }
     }
 
     /// The broad-phase filter of the shape's category and mask bits.
     pub fn filter(&self) -> Filter {
-        Filter { category_bits: self.category_bits, mask_bits: self.mask_bits }
+        Filter { category_bits: self.category_bits, mask_bits: self.mask_bits, group_index: self.group_index }
     }
 }
 
@@ -709,6 +736,9 @@ fn validate_shape(shape: &ShapeDef, at: &FieldPath) -> Result<Vec<Shape>, Valida
         check_non_negative(x, &at.key(key))?;
         check_at_most(x, max, unit, &at.key(key))?;
     }
+    check_non_negative(shape.rolling_resistance, &at.key("rolling_resistance"))?;
+    check_at_most(shape.rolling_resistance, MAX_ROLLING_RESISTANCE, "", &at.key("rolling_resistance"))?;
+    check_at_most(shape.tangent_speed.abs(), MAX_TANGENT_SPEED, "m/s", &at.key("tangent_speed"))?;
     Ok(parts)
 }
 
@@ -901,6 +931,14 @@ fn is_default_friction(x: &f32) -> bool {
 
 fn is_default_category(bits: &u64) -> bool {
     *bits == defaults::CATEGORY_BITS
+}
+
+fn is_zero_group(group: &i32) -> bool {
+    *group == 0
+}
+
+fn is_default_one_way_normal(normal: &Vec2) -> bool {
+    *normal == defaults::ONE_WAY_NORMAL
 }
 
 fn is_default_mask(bits: &u64) -> bool {

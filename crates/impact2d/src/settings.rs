@@ -199,6 +199,16 @@ pub const MAX_FRICTION: f32 = 1000.0;
 /// which the speed caps then hold.
 pub const MAX_RESTITUTION: f32 = 10.0;
 
+/// The fastest a shape's surface may move along itself (m/s, [`ShapeDef::tangent_speed`](crate::ShapeDef::tangent_speed)):
+/// a conveyor belt's speed, within [`MAX_LINEAR_SPEED`] like any body's.
+pub const MAX_TANGENT_SPEED: f32 = MAX_LINEAR_SPEED;
+
+/// The largest rolling resistance a shape accepts (dimensionless,
+/// [`ShapeDef::rolling_resistance`](crate::ShapeDef::rolling_resistance)). Real rolling
+/// resistance coefficients are far below 1 (a car tire on asphalt about 0.01); above a few
+/// units a contact already holds any rolling its normal impulse allows.
+pub const MAX_ROLLING_RESISTANCE: f32 = 1000.0;
+
 /// The largest density (kg/m²) a shape accepts. The densest solid (osmium, 22 600 kg/m³)
 /// as a plate 1 m thick is 2.3e4 kg/m²; 1e9 leaves four orders of magnitude for scenes in
 /// other units. It is not the only limit: the body's mass must stay within

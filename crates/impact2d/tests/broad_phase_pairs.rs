@@ -30,7 +30,7 @@ fn random_filter(rng: &mut ChaCha8Rng) -> Filter {
     if rng.random_range(0..4) != 0 {
         return Filter::default();
     }
-    Filter { category_bits: 1 << rng.random_range(0..3), mask_bits: rng.random_range(0..8u64) | 8 }
+    Filter::new(1 << rng.random_range(0..3), rng.random_range(0..8u64) | 8)
 }
 
 /// The user callback of these tests: refuses a fixed, arbitrary set of pairs.
@@ -267,7 +267,7 @@ fn kinds_and_filters_decide_who_pairs() {
     let s2 = make(&mut bp, ProxyKind::Static, Filter::default(), 2);
     let k1 = make(&mut bp, ProxyKind::Kinematic, Filter::default(), 3);
     let d1 = make(&mut bp, ProxyKind::Dynamic, Filter::default(), 4);
-    let only_2 = Filter { category_bits: 2, mask_bits: 2 };
+    let only_2 = Filter::new(2, 2);
     let d2 = make(&mut bp, ProxyKind::Dynamic, only_2, 5);
     let users = |pairs: &[ProxyPair]| {
         pairs.iter().map(|p| (p.user_a.min(p.user_b), p.user_a.max(p.user_b))).collect::<BTreeSet<_>>()

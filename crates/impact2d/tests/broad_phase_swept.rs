@@ -30,8 +30,7 @@ fn swept_pairs_match_brute_force() {
         let c = Vec2::new(rng.random_range(0.0..world), rng.random_range(0.0..world));
         let h = Vec2::new(rng.random_range(0.05..0.6), rng.random_range(0.05..0.6));
         let kind = [ProxyKind::Static, ProxyKind::Kinematic, ProxyKind::Dynamic][rng.random_range(0..3)];
-        let filter =
-            if rng.random_range(0..5) == 0 { Filter { category_bits: 2, mask_bits: 2 } } else { Filter::default() };
+        let filter = if rng.random_range(0..5) == 0 { Filter::new(2, 2) } else { Filter::default() };
         let key = bp.create_proxy(Aabb::new(c - h, c + h), kind, filter, user).unwrap();
         proxies.push(Proxy { key, kind, filter, user });
     }

@@ -35,7 +35,7 @@ fn random_shape(rng: &mut ChaCha8Rng) -> Shape {
 fn random_filter(rng: &mut ChaCha8Rng) -> Filter {
     let category = CATEGORIES[rng.random_range(0..3)];
     let mask = if rng.random_range(0..4) == 0 { !category } else { u64::MAX };
-    Filter { category_bits: category, mask_bits: mask }
+    Filter::new(category, mask)
 }
 
 /// A scene of `n` random shapes on static and dynamic bodies in a 40 m square, without

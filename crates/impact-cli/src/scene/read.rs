@@ -47,8 +47,20 @@ const BODY_FIELDS: &[&str] = &[
 ];
 
 /// The fields every shape has besides its geometry.
-const MATERIAL_FIELDS: &[&str] =
-    &["type", "density", "friction", "restitution", "sensor", "category_bits", "mask_bits"];
+const MATERIAL_FIELDS: &[&str] = &[
+    "type",
+    "density",
+    "friction",
+    "restitution",
+    "sensor",
+    "category_bits",
+    "mask_bits",
+    "group_index",
+    "tangent_speed",
+    "rolling_resistance",
+    "one_way",
+    "one_way_normal",
+];
 
 /// The shape types and their geometry fields.
 const SHAPE_KINDS: &[(&str, &[&str])] = &[
@@ -230,6 +242,11 @@ fn shape(node: &Node, at: &Loc) -> Result<ShapeDef, SceneError> {
         sensor: fields.optional("sensor", d.sensor, boolean)?,
         category_bits: fields.optional("category_bits", d.category_bits, bits)?,
         mask_bits: fields.optional("mask_bits", d.mask_bits, bits)?,
+        group_index: fields.optional("group_index", d.group_index, group)?,
+        tangent_speed: fields.optional("tangent_speed", d.tangent_speed, number)?,
+        rolling_resistance: fields.optional("rolling_resistance", d.rolling_resistance, number)?,
+        one_way: fields.optional("one_way", d.one_way, boolean)?,
+        one_way_normal: fields.optional("one_way_normal", d.one_way_normal, direction)?,
         ..d
     })
 }
@@ -417,6 +434,21 @@ fn whole(node: &Node, at: &Loc, max: u64) -> Result<u64, SceneError> {
         Ok(n) if n <= max => Ok(n),
         _ => Err(at.error(node.pos, format!("expected a whole number from 0 to {max}, got {text}"))),
     }
+}
+
+/// A collision group: a whole number from -2147483648 to 2147483647.
+fn group(node: &Node, at: &Loc) -> Result<i32, SceneError> {
+    let Value::Number(text) = &node.value else {
+        return Err(at.wrong_type("a whole number", node));
+    };
+    text.parse::<i32>()
+        .map_err(|_| at.error(node.pos, format!("expected a whole number from -2147483648 to 2147483647, got {text}")))
+}
+
+/// A direction: a point `[x, y]` that is not (nearly) zero.
+fn direction(node: &Node, at: &Loc) -> Result<Vec2, SceneError> {
+    let v = vec2(node, at)?;
+    if v.length() > 1e-6 { Ok(v) } else { Err(at.error(node.pos, "expected a direction, not [0, 0]".into())) }
 }
 
 /// A point or vector written `[x, y]`.

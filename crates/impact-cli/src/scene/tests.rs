@@ -140,6 +140,29 @@ fn collision_bits_take_the_whole_u64_range() {
     );
 }
 
+#[test]
+fn contact_fields_are_read_and_checked() {
+    let text = BASE.replace(
+        r#""radius": 0.1"#,
+        r#""radius": 0.1, "group_index": -3, "tangent_speed": -2.5, "rolling_resistance": 0.2, "one_way": true, "one_way_normal": [1, 0]"#,
+    );
+    let scene = parse_scene(&text).unwrap();
+    let shape = &scene.scene().bodies[1].shapes[0];
+    assert_eq!((shape.group_index, shape.tangent_speed, shape.rolling_resistance), (-3, -2.5, 0.2));
+    assert_eq!((shape.one_way, shape.one_way_normal), (true, Vec2::new(1.0, 0.0)));
+    assert_eq!(shape.filter().group_index, -3);
+    let defaults = &parse_scene(BASE).unwrap().scene().bodies[1].shapes[0].clone();
+    assert_eq!((defaults.group_index, defaults.one_way, defaults.one_way_normal), (0, false, Vec2::new(0.0, 1.0)));
+    let bad = |field: &str| error_text(&BASE.replace(r#""radius": 0.1"#, &format!(r#""radius": 0.1, {field}"#)));
+    assert!(bad(r#""group_index": 2147483648"#).contains("group_index: expected a whole number from -2147483648"));
+    assert!(bad(r#""group_index": 1.5"#).contains("group_index"));
+    assert!(bad(r#""one_way_normal": [0, 0]"#).contains("one_way_normal: expected a direction"));
+    assert!(bad(r#""rolling_resistance": -1"#).contains("rolling_resistance"));
+    assert!(bad(r#""rolling_resistance": 5000"#).contains("rolling_resistance"));
+    assert!(bad(r#""tangent_speed": -2e6"#).contains("tangent_speed"));
+    assert!(bad(r#""one_way": 1"#).contains("one_way: expected true or false"));
+}
+
 /// One case of each class of malformed file, with its exact error.
 #[test]
 fn malformed_files_are_located_and_named() {
@@ -211,7 +234,7 @@ fn malformed_files_are_located_and_named() {
         ),
         (
             broken(r#""radius": 0.1"#, r#""radius": 0.1, "colour": "red""#),
-            "6:49: bodies[1].shapes[0].colour: unknown field; a circle has type, density, friction, restitution, sensor, category_bits, mask_bits, center, radius",
+            "6:49: bodies[1].shapes[0].colour: unknown field; a circle has type, density, friction, restitution, sensor, category_bits, mask_bits, group_index, tangent_speed, rolling_resistance, one_way, one_way_normal, center, radius",
         ),
         (broken(r#""steps": 10"#, r#""steps": 10, "steps": 20"#), "1:62: steps: duplicate field"),
         (

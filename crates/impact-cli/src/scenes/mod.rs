@@ -1,14 +1,15 @@
 //! The built-in scenes, one file per family: the seeds' scenarios (`seeds.rs`), Box2D's
 //! continuous samples re-created (`continuous.rs`), scenes built with joints (`joints.rs`), the
-//! benchmark scenes (`benchmarks.rs`, and the joint grid and ragdoll rain of `joints.rs`), a
-//! character mover's course (`movers.rs`) and the showcase (`showcase.rs`). `impact list`
-//! prints them and `impact export` writes one as a
+//! benchmark scenes (`benchmarks.rs`, and the joint grid and ragdoll rain of `joints.rs`), one-way
+//! platforms with a conveyor belt (`platforms.rs`), a character mover's course (`movers.rs`) and
+//! the showcase (`showcase.rs`). `impact list` prints them and `impact export` writes one as a
 //! scene file.
 
 mod benchmarks;
 mod continuous;
 mod joints;
 mod movers;
+pub mod platforms;
 mod seeds;
 mod showcase;
 
@@ -20,8 +21,8 @@ use crate::scene::{BodyDef, BodyType, Geometry, Scene, ShapeDef};
 pub struct BuiltIn {
     /// The name `impact export` takes.
     pub name: &'static str,
-    /// The family it belongs to: `seeds`, `continuous`, `joints`, `movers`, `benchmark` or
-    /// `showcase`.
+    /// The family it belongs to: `seeds`, `continuous`, `joints`, `contacts`, `movers`,
+    /// `benchmark` or `showcase`.
     pub family: &'static str,
     /// One line saying what it shows.
     pub description: &'static str,
@@ -67,6 +68,12 @@ pub const ALL: &[BuiltIn] = &[
         family: "seeds",
         description: "a ball at (80, -40) m/s into the corner of a one-sided chain floor and wall",
         build: seeds::concave_corner,
+    },
+    BuiltIn {
+        name: "one_way_platforms",
+        family: "contacts",
+        description: "twelve bodies launched at 30-80 m/s up through four one-way platforms 10 cm thick land on them; the top one is a conveyor belt",
+        build: platforms::one_way_platforms,
     },
     BuiltIn {
         name: "bounce_house",

@@ -54,26 +54,51 @@ impl ProxyKind {
     }
 }
 
-/// Which proxies may pair: `a` and `b` pair when `a.category_bits & b.mask_bits != 0` and
-/// `b.category_bits & a.mask_bits != 0`. The default is category 1, every mask bit set.
+/// Which proxies may pair, after Box2D's filter: a group index first, then categories.
+///
+/// - Two proxies with the same **positive** `group_index` always pair, whatever their bits.
+/// - Two proxies with the same **negative** `group_index` never pair, whatever their bits.
+/// - Otherwise (a zero group, or different groups) `a` and `b` pair when
+///   `a.category_bits & b.mask_bits != 0` and `b.category_bits & a.mask_bits != 0`.
+///
+/// The default is category 1, every mask bit set, group 0 (every proxy pairs with every
+/// other). Queries test their filter with [`Filter::should_pair`] too, so a query filter
+/// with a group index sees or skips the shapes of its group by the same rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Filter {
     /// The categories this proxy belongs to.
     pub category_bits: u64,
     /// The categories this proxy pairs with.
     pub mask_bits: u64,
+    /// The collision group: proxies sharing a positive group always pair, proxies sharing a
+    /// negative group never do, and group 0 (the default) leaves the decision to the bits.
+    pub group_index: i32,
 }
 
 impl Default for Filter {
     fn default() -> Self {
-        Filter { category_bits: 1, mask_bits: u64::MAX }
+        Filter { category_bits: 1, mask_bits: u64::MAX, group_index: 0 }
     }
 }
 
 impl Filter {
-    /// True when the filters let the two proxies pair (a symmetric test).
+    /// A filter of categories and mask, in group 0 (no group).
+    pub const fn new(category_bits: u64, mask_bits: u64) -> Filter {
+        Filter { category_bits, mask_bits, group_index: 0 }
+    }
+
+    /// This filter with its group index set to `group_index`.
+    pub const fn with_group(self, group_index: i32) -> Filter {
+        Filter { group_index, ..self }
+    }
+
+    /// True when the filters let the two proxies pair (a symmetric test): the group rule
+    /// when both share a non-zero group, the category and mask bits otherwise.
     #[inline]
     pub fn should_pair(&self, other: &Filter) -> bool {
+        if self.group_index == other.group_index && self.group_index != 0 {
+            return self.group_index > 0;
+        }
         (self.category_bits & other.mask_bits) != 0 && (other.category_bits & self.mask_bits) != 0
     }
 }
@@ -155,7 +180,7 @@ pub(crate) struct ProxyState {
     pub(crate) fast: u32,
 }
 
-const UNUSED: ProxyState = ProxyState { filter: Filter { category_bits: 0, mask_bits: 0 }, fast: NULL };
+const UNUSED: ProxyState = ProxyState { filter: Filter::new(0, 0), fast: NULL };
 
 /// The fewest queries per thread for [`BroadPhase::set_threads`] to use another thread.
 const MIN_QUERIES_PER_THREAD: usize = 1024;

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::collider::Collider;
 use super::continuous::deep_in_fixed_shape;
 use super::events::{ContactBeginEvent, ContactEndEvent, SensorBeginEvent, SensorEndEvent};
 use super::graph::NO_COLOR;
@@ -20,7 +21,10 @@ use super::world::World;
 use crate::broad_phase::PairKey;
 use crate::math::{Transform, Vec2};
 use crate::narrow_phase::{FeatureId, Manifold, collide, collide_into};
-use crate::settings::{CONTACT_RECYCLE_ANGULAR_TOLERANCE, CONTACT_RECYCLE_LINEAR_TOLERANCE, SPECULATIVE_DISTANCE};
+use crate::settings::{
+    CONTACT_RECYCLE_ANGULAR_TOLERANCE, CONTACT_RECYCLE_LINEAR_TOLERANCE, MAX_FRICTION, MAX_RESTITUTION,
+    SPECULATIVE_DISTANCE,
+};
 
 /// The solver's memory of one manifold point, carried over by feature id. Four floats in
 /// order (`repr(C)`), so that the solver writes it as one row of its lanes.
@@ -79,6 +83,14 @@ pub(crate) struct Contact {
     /// Mixed friction and restitution (see [`ShapeDef`](super::ShapeDef)).
     pub friction: f32,
     pub restitution: f32,
+    /// The target speed of B relative to A along the tangent `(n.y, -n.x)` (m/s): the sum
+    /// of the shapes' tangent speeds (conveyor belts).
+    pub tangent_speed: f32,
+    /// The rolling resistance times the larger rounding radius (meters): the angular impulse
+    /// resisting relative turning is at most this times the total normal impulse.
+    pub rolling_resistance: f32,
+    /// The accumulated rolling resistance impulse of the last step (N·m·s), for warm starting.
+    pub rolling_impulse: f32,
     /// The rounding radii of the shapes (meters): the solver tracks separation at the cores.
     pub radius_a: f32,
     pub radius_b: f32,
@@ -230,16 +242,61 @@ impl Hasher for PairHasher {
 /// Contacts by pair key.
 pub(crate) type PairMap = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
 
-/// Friction of a contact from its shapes' (geometric mean).
-#[inline]
-pub(crate) fn mix_friction(a: f32, b: f32) -> f32 {
-    (a * b).sqrt()
+/// How a contact combines the friction or the restitution of its two shapes
+/// ([`WorldDef::friction_mixing`](super::WorldDef::friction_mixing),
+/// [`WorldDef::restitution_mixing`](super::WorldDef::restitution_mixing)). Every rule is
+/// symmetric, so the order of the shapes does not matter. The result is held to the shape
+/// range ([`MAX_FRICTION`], [`MAX_RESTITUTION`]): only [`MixingRule::Multiply`] of two large
+/// coefficients can reach it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MixingRule {
+    /// `(a + b) / 2`.
+    Average,
+    /// `sqrt(a b)`: zero when either is zero (the default for friction: a frictionless
+    /// shape slides on anything).
+    GeometricMean,
+    /// `a b`.
+    Multiply,
+    /// The smaller of the two.
+    Min,
+    /// The larger of the two (the default for restitution: a bouncy ball bounces on
+    /// anything).
+    Max,
 }
 
-/// Restitution of a contact from its shapes' (the larger).
+impl MixingRule {
+    /// The coefficient of a contact between shapes with coefficients `a` and `b` (both
+    /// finite and not negative), before the range is applied.
+    #[inline]
+    pub fn mix(self, a: f32, b: f32) -> f32 {
+        match self {
+            MixingRule::Average => 0.5 * (a + b),
+            MixingRule::GeometricMean => (a * b).sqrt(),
+            MixingRule::Multiply => a * b,
+            MixingRule::Min => a.min(b),
+            MixingRule::Max => a.max(b),
+        }
+    }
+}
+
+/// Friction of a contact from its shapes' by `rule`, within [`MAX_FRICTION`].
 #[inline]
-pub(crate) fn mix_restitution(a: f32, b: f32) -> f32 {
-    a.max(b)
+pub(crate) fn mix_friction(rule: MixingRule, a: f32, b: f32) -> f32 {
+    rule.mix(a, b).min(MAX_FRICTION)
+}
+
+/// Restitution of a contact from its shapes' by `rule`, within [`MAX_RESTITUTION`].
+#[inline]
+pub(crate) fn mix_restitution(rule: MixingRule, a: f32, b: f32) -> f32 {
+    rule.mix(a, b).min(MAX_RESTITUTION)
+}
+
+/// The rolling resistance of a contact (meters: the coefficient times a radius) from its
+/// shapes': the larger coefficient times the larger rounding radius.
+#[inline]
+pub(crate) fn mix_rolling(a: &Collider, b: &Collider) -> f32 {
+    let coefficient = a.rolling_resistance.max(b.rolling_resistance);
+    if coefficient > 0.0 { coefficient * a.geometry.radius().max(b.geometry.radius()) } else { 0.0 }
 }
 
 impl World {
@@ -265,7 +322,11 @@ impl World {
             }
         }
         for &(key, a, b) in &begun {
-            self.create_contact(a, b, PairKey(key));
+            // The custom filter (contact hooks): a refused pair stays live in the broad
+            // phase, without a contact, until it ends.
+            if self.allows_pair(a, b) {
+                self.create_contact(a, b, PairKey(key));
+            }
         }
         self.scratch_keys = ended;
         self.scratch_pairs = begun;
@@ -297,8 +358,11 @@ impl World {
             edges: [Edge { prev: NULL, next: NULL }; 2],
             manifold: Manifold::EMPTY,
             impulses: [PointImpulse::default(); 2],
-            friction: mix_friction(ca.friction, cb.friction),
-            restitution: mix_restitution(ca.restitution, cb.restitution),
+            friction: mix_friction(self.def.friction_mixing, ca.friction, cb.friction),
+            restitution: mix_restitution(self.def.restitution_mixing, ca.restitution, cb.restitution),
+            tangent_speed: ca.tangent_speed + cb.tangent_speed,
+            rolling_resistance: mix_rolling(ca, cb),
+            rolling_impulse: 0.0,
             radius_a: ca.geometry.radius(),
             radius_b: cb.geometry.radius(),
             flags: f,
@@ -373,6 +437,10 @@ impl World {
         let mut changes = std::mem::take(&mut self.touch_changes);
         changes.clear();
         self.update_manifolds(&mut changes);
+        self.continuous.disabled.clear();
+        if self.hooks.0.is_some() {
+            self.pre_solve(&mut changes);
+        }
         for &change in &changes {
             match change {
                 TouchChange::Began(index) => {
@@ -495,6 +563,50 @@ impl World {
                 }
             }
         }
+    }
+
+    /// Pre-solve (contact hooks): every touching solid contact with an awake body is offered
+    /// to [`ContactHooks::pre_solve`](super::ContactHooks::pre_solve), in contact order; a
+    /// refused one counts as not touching for this step (its manifold emptied, its impulses
+    /// dropped; a touch that began is not reported, one that was touching ends) and its pair
+    /// is listed for continuous collision to leave alone.
+    fn pre_solve(&mut self, changes: &mut Vec<TouchChange>) {
+        let mut disabled = std::mem::take(&mut self.scratch_disabled);
+        disabled.clear();
+        for index in self.awake_contacts.ones() {
+            let c = &self.contacts[index];
+            if c.is_touching() && !c.is_sensor() && !self.allows_contact(c.shape_a, c.shape_b, &c.manifold) {
+                disabled.push(index);
+            }
+        }
+        if disabled.is_empty() {
+            self.scratch_disabled = disabled;
+            return;
+        }
+        let change_index = |change: &TouchChange| match *change {
+            TouchChange::Began(i) | TouchChange::Ended(i) | TouchChange::Wake(i) => i,
+        };
+        for &index in &disabled {
+            let c = &mut self.contacts[index];
+            c.flags &= !(flags::TOUCHING | flags::RECYCLABLE);
+            c.manifold = Manifold::EMPTY;
+            c.impulses = [PointImpulse::default(); 2];
+            c.rolling_impulse = 0.0;
+            self.continuous.disabled.push(super::continuous::shape_pair_key(c.shape_a, c.shape_b));
+        }
+        // Changes are in contact order, at most one per contact; `disabled` too.
+        let began_now: Vec<u32> = changes
+            .iter()
+            .filter(|ch| matches!(ch, TouchChange::Began(_)))
+            .map(change_index)
+            .filter(|i| disabled.binary_search(i).is_ok())
+            .collect();
+        changes.retain(|ch| disabled.binary_search(&change_index(ch)).is_err());
+        // A contact that was touching before the step (no `Began`) ends now.
+        changes.extend(disabled.iter().filter(|i| began_now.binary_search(i).is_err()).map(|&i| TouchChange::Ended(i)));
+        changes.sort_by_key(change_index);
+        self.continuous.disabled.sort_unstable();
+        self.scratch_disabled = disabled;
     }
 
     /// A touch began: the begin event, and for a solid contact between dynamic bodies the

@@ -163,7 +163,22 @@ struct Bundle {
     normal_x: Lanes,
     normal_y: Lanes,
     friction: Lanes,
+    /// The target relative speed along the tangent (m/s, conveyor belts; zero in most lanes).
+    tangent_speed: Lanes,
     points: [PointLanes; 2],
+}
+
+/// Rolling resistance of a bundle's four contacts, beside the bundle, read only while some
+/// contact of the step has rolling resistance.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct RollingLanes {
+    /// The rolling resistance times the radius (meters); zero in lanes without.
+    resistance: Lanes,
+    /// `1 / (1/Ia + 1/Ib)` (kg·m²), zero where neither body turns.
+    mass: Lanes,
+    /// The accumulated angular impulse (N·m·s).
+    impulse: Lanes,
 }
 
 /// What only the restitution pass and `store` read of a bundle, apart so that the passes
@@ -202,13 +217,15 @@ pub(crate) struct ConstraintInput {
     pub masses: [f32; 4],
     /// Normal x, normal y, friction, restitution.
     pub surface: [f32; 4],
-    /// The rounding radii of A and B (meters), then two zeros.
+    /// The rounding radii of A and B (meters), the tangent speed (m/s) and the rolling
+    /// resistance times the radius (meters).
     pub radii: [f32; 4],
     /// Per manifold point: the anchors relative to the centers of mass, `ra.x, ra.y, rb.x,
     /// rb.y` (meters, world axes); zeros past `count`.
     pub anchors: [[f32; 4]; 2],
     /// Per manifold point: the separation (meters), the normal and tangent impulses to warm
-    /// start with (N·s), then a zero; zeros past `count`.
+    /// start with (N·s), then (first point) the rolling impulse to warm start with (N·m·s) or
+    /// (second point) a zero; zeros past `count`.
     pub values: [[f32; 4]; 2],
     pub contact: u32,
     /// State indices (0: the still state).
@@ -248,10 +265,11 @@ impl ConstraintInput {
             let impulse = &contact.impulses[j];
             values[j] = [mp.separation, warm * impulse.normal, warm * impulse.tangent, 0.0];
         }
+        values[0][3] = warm * contact.rolling_impulse;
         ConstraintInput {
             masses: [a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia],
             surface: [m.normal.x, m.normal.y, contact.friction, contact.restitution],
-            radii: [contact.radius_a, contact.radius_b, 0.0, 0.0],
+            radii: [contact.radius_a, contact.radius_b, contact.tangent_speed, contact.rolling_resistance],
             anchors,
             values,
             contact: index,
@@ -273,6 +291,10 @@ pub(crate) struct ContactSolver {
     separations: Vec<[Lanes; 2]>,
     /// Beside each bundle, its contacts and the numbers of the restitution pass.
     cold: Vec<BundleCold>,
+    /// Beside each bundle, its rolling resistance; read only when `rolling` is true.
+    rolling_lanes: Vec<RollingLanes>,
+    /// Whether some contact of the step has rolling resistance.
+    rolling: bool,
     /// The length of the state array the bundles were prepared with: every state slot in
     /// `bundles` is of a state below it (`prepare` read each), so the stages index without
     /// bounds checks.
@@ -622,6 +644,8 @@ impl ContactSolver {
         self.bundles.resize(count, Bundle::default());
         self.cold.resize(count, BundleCold::default());
         self.separations.resize(count, Default::default());
+        self.rolling_lanes.resize(count, RollingLanes::default());
+        let mut rolling = false;
         let warm = if k.warm_starting { 1.0 } else { 0.0 };
         let input = |index: u32| {
             let c = &contacts.items[index as usize];
@@ -631,16 +655,17 @@ impl ContactSolver {
         let mut inputs = [ConstraintInput::EMPTY; 4];
         let chunks = colors.iter().flat_map(|list| list.chunks(4));
         let chunks = chunks.chain(overflow.iter().flat_map(|list| list.chunks(1)));
-        let slots = self.bundles.iter_mut().zip(&mut self.cold).zip(&mut self.separations);
-        for (chunk, ((bundle, cold), separations)) in chunks.zip(slots) {
+        let slots = self.bundles.iter_mut().zip(&mut self.cold).zip(&mut self.separations).zip(&mut self.rolling_lanes);
+        for (chunk, (((bundle, cold), separations), roll)) in chunks.zip(slots) {
             for (lane, &index) in chunk.iter().enumerate() {
                 inputs[lane] = input(index);
             }
             for lane in &mut inputs[chunk.len()..] {
                 *lane = ConstraintInput::EMPTY;
             }
-            prepare_bundle(inputs.each_ref(), states, bundle, cold, separations);
+            rolling |= prepare_bundle(inputs.each_ref(), states, bundle, cold, separations, roll);
         }
+        self.rolling = rolling;
         (self.color_sizes, self.overflow_count) = graph.sizes();
     }
 
@@ -665,7 +690,8 @@ impl ContactSolver {
     #[inline(always)]
     fn warm_start_in(&self, states: &mut [BodyState]) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
-        for c in &self.bundles {
+        let rolling = self.rolling;
+        for (i, c) in self.bundles.iter().enumerate() {
             // SAFETY: the bundles' slots are of the first `state_count` states (asserted above).
             let (mut a, mut b) = unsafe { gather_bundle(states, c) };
             let m = Masses::of(c);
@@ -677,6 +703,9 @@ impl ContactSolver {
                 let moment = |arm_n: &Lanes, arm_t: &Lanes| pn * ld(arm_n) + pt * ld(arm_t);
                 let moments = (moment(&p.normal_arm_a, &p.tangent_arm_a), moment(&p.normal_arm_b, &p.tangent_arm_b));
                 apply(&mut a, &mut b, &m, impulse, moments);
+            }
+            if rolling {
+                warm_start_rolling(&mut a, &mut b, &m, &self.rolling_lanes[i]);
             }
             // SAFETY: as for the gather.
             unsafe { scatter_bundle(states, c, &a, &b) };
@@ -719,7 +748,8 @@ impl ContactSolver {
         let inv_h = Vec4::splat(k.inv_h);
         let min_bias = Vec4::splat(-k.push_max_speed);
         let (fixed, contact) = (SoftLanes::of(&k.static_softness), SoftLanes::of(&k.contact_softness));
-        for (c, kept) in self.bundles.iter_mut().zip(&mut self.separations) {
+        let rolling = self.rolling;
+        for (i, (c, kept)) in self.bundles.iter_mut().zip(&mut self.separations).enumerate() {
             let (nx, ny) = (ld(&c.normal_x), ld(&c.normal_y));
             // The solve pass sees the positions of the last relax pass (or of the start of the
             // step), so it reads the separations that pass kept; the relax pass computes them
@@ -774,14 +804,21 @@ impl ContactSolver {
                 apply_impulse(&mut a, &mut b, &m, delta, &normal);
             }
             let (tx, ty) = (ny, -nx);
+            // Friction drives the tangent speed toward the contact's (zero but on conveyor
+            // belts: `x - 0` is `x`, bit for bit).
+            let target = ld(&c.tangent_speed);
             for (p, limit) in c.points.iter_mut().zip(limits) {
                 let tangent = p.tangent(tx, ty);
-                let vt = speed_along(&a, &b, &tangent);
+                let vt = speed_along(&a, &b, &tangent) - target;
                 let old = ld(&p.tangent_impulse);
                 let new = (old - ld(&p.tangent_mass) * vt).min(limit).max(-limit);
                 let delta = new - old;
                 p.tangent_impulse = new.to_array();
                 apply_impulse(&mut a, &mut b, &m, delta, &tangent);
+            }
+            if rolling {
+                let total = ld(&c.points[0].normal_impulse) + ld(&c.points[1].normal_impulse);
+                solve_rolling(&mut a, &mut b, &m, &mut self.rolling_lanes[i], total);
             }
             // SAFETY: as for the gather.
             unsafe { scatter_bundle(states, c, &a, &b) };
@@ -889,6 +926,15 @@ impl ContactSolver {
         hit_threshold: f32,
     ) {
         let threshold = Vec4::splat(hit_threshold);
+        if self.rolling {
+            for (roll, cold) in self.rolling_lanes.iter().zip(&self.cold) {
+                for (l, &ci) in cold.contacts.iter().enumerate() {
+                    if ci != NULL {
+                        contacts[ci].rolling_impulse = roll.impulse[l];
+                    }
+                }
+            }
+        }
         for (c, cold) in self.bundles.iter().zip(&self.cold) {
             let (first, hit_first) = impulse_rows(&c.points[0], &cold.relative_velocity[0], threshold);
             let (second, hit_second) = impulse_rows(&c.points[1], &cold.relative_velocity[1], threshold);
@@ -1011,11 +1057,12 @@ fn prepare_bundle(
     bundle: &mut Bundle,
     cold: &mut BundleCold,
     separations: &mut [Lanes; 2],
-) {
+    roll: &mut RollingLanes,
+) -> bool {
     let columns = |row: fn(&ConstraintInput) -> &Lanes| transpose(c.map(|c| ld(row(c))));
     let [ma, ia, mb, ib] = columns(|c| &c.masses);
     let [nx, ny, friction, restitution] = columns(|c| &c.surface);
-    let [radius_a, radius_b, _, _] = columns(|c| &c.radii);
+    let [radius_a, radius_b, tangent_speed, rolling] = columns(|c| &c.radii);
     let (body_a, body_b) = (c.map(|c| c.state_a), c.map(|c| c.state_b));
     let velocities = |index: [u32; 4]| transpose(index.map(|i| rows(&states[i as usize]).0));
     let ([vax, vay, wa, _], [vbx, vby, wb, _]) = (velocities(body_a), velocities(body_b));
@@ -1032,6 +1079,12 @@ fn prepare_bundle(
     bundle.normal_x = nx.to_array();
     bundle.normal_y = ny.to_array();
     bundle.friction = friction.to_array();
+    bundle.tangent_speed = tangent_speed.to_array();
+    let rolls = rolling.cmpgt(zero);
+    let turns = ia + ib;
+    roll.resistance = rolling.to_array();
+    roll.mass = Vec4::select(rolls & turns.cmpgt(zero), Vec4::ONE / turns, zero).to_array();
+    roll.impulse = Vec4::select(rolls, transpose(c.map(|c| ld(&c.values[0])))[3], zero).to_array();
     cold.contacts = c.map(|c| c.contact);
     cold.restitution = restitution.to_array();
     let slots = bundle.points.iter_mut().zip(&mut cold.relative_velocity).zip(separations);
@@ -1066,6 +1119,37 @@ fn prepare_bundle(
             max_normal_impulse: [0.0; 4],
         };
     }
+    rolls.any()
+}
+
+/// Warm starts the rolling resistance of a bundle: the accumulated angular impulse, to B and
+/// its opposite to A. Lanes without rolling resistance are left as they are, bit for bit.
+#[inline(always)]
+fn warm_start_rolling(a: &mut WideBody, b: &mut WideBody, m: &Masses, roll: &RollingLanes) {
+    let impulse = ld(&roll.impulse);
+    let rolls = ld(&roll.resistance).cmpgt(Vec4::ZERO);
+    a.w = Vec4::select(rolls, a.w - m.ia * impulse, a.w);
+    b.w = Vec4::select(rolls, b.w + m.ib * impulse, b.w);
+}
+
+/// Rolling resistance (Box2D v3.1's): an angular impulse against the relative turning
+/// `wb - wa`, its accumulated value held within `resistance × total normal impulse`.
+/// Lanes without rolling resistance are left as they are, bit for bit.
+#[inline(always)]
+fn solve_rolling(a: &mut WideBody, b: &mut WideBody, m: &Masses, roll: &mut RollingLanes, total_normal: Vec4) {
+    let resistance = ld(&roll.resistance);
+    let rolls = resistance.cmpgt(Vec4::ZERO);
+    if !rolls.any() {
+        return;
+    }
+    let limit = resistance * total_normal;
+    let old = ld(&roll.impulse);
+    let new = (old - ld(&roll.mass) * (b.w - a.w)).min(limit).max(-limit);
+    let new = Vec4::select(rolls, new, old);
+    let delta = new - old;
+    roll.impulse = new.to_array();
+    a.w = Vec4::select(rolls, a.w - m.ia * delta, a.w);
+    b.w = Vec4::select(rolls, b.w + m.ib * delta, b.w);
 }
 
 #[cfg(test)]
@@ -1166,7 +1250,8 @@ mod tests {
             solver.cold.push(BundleCold::default());
             solver.separations.push([[0.0; 4]; 2]);
             let (bundle, cold, kept) = (&mut solver.bundles[0], &mut solver.cold[0], &mut solver.separations[0]);
-            prepare_bundle(inputs.each_ref(), &states, bundle, cold, kept);
+            let mut roll = RollingLanes::default();
+            prepare_bundle(inputs.each_ref(), &states, bundle, cold, kept, &mut roll);
             // Before anything moves, the first solve pass reads the manifolds' separations.
             for (l, input) in inputs.iter().enumerate() {
                 for j in 0..input.count as usize {
@@ -1221,6 +1306,9 @@ mod tests {
                 impulses: [PointImpulse { normal: -9.0, tangent: -9.0, max_normal: -9.0, approach: -9.0 }; 2],
                 friction: 0.5,
                 restitution: 0.0,
+                tangent_speed: 0.0,
+                rolling_resistance: 0.0,
+                rolling_impulse: 0.0,
                 radius_a: 0.0,
                 radius_b: 0.0,
                 flags: if i.is_multiple_of(3) { flags::HIT_EVENTS } else { 0 },

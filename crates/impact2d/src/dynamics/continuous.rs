@@ -321,6 +321,10 @@ pub(crate) struct Continuous {
     /// Bodies that start the step deep in a static or kinematic shape (by body index, from
     /// the narrow phase; may repeat).
     pub deep: Vec<u32>,
+    /// The pairs (shape pair keys, sorted) that pre-solve disabled in this step: their
+    /// contacts in the narrow phase's pass, and impacts refused since. Continuous collision
+    /// neither stops their bodies against each other nor asks about them again this step.
+    pub disabled: Vec<u64>,
 }
 
 impl Continuous {
@@ -470,7 +474,7 @@ impl World {
         if self.def.enable_continuous && self.find_fast_bodies(&mut cc) {
             self.sweep_fast_bodies(&mut cc);
             while let Some(event) = cc.events.pop() {
-                if !self.is_current(&cc, &event) {
+                if !self.is_current(&cc, &event) || cc.disabled.binary_search(&event.key).is_ok() {
                     continue;
                 }
                 match event.pending {
@@ -887,7 +891,11 @@ impl World {
     fn queue_impact(&self, cc: &mut Continuous, key: u64, shape_a: u32, shape_b: u32) {
         let (ca, cb) = (&self.colliders[shape_a], &self.colliders[shape_b]);
         let (a, b) = (&self.bodies[ca.body], &self.bodies[cb.body]);
-        if !(a.is_dynamic() || b.is_dynamic()) || self.joined_without_collision(ca.body, cb.body) {
+        if !(a.is_dynamic() || b.is_dynamic())
+            || self.joined_without_collision(ca.body, cb.body)
+            || cc.disabled.binary_search(&key).is_ok()
+            || !self.allows_pair(shape_a, shape_b)
+        {
             return;
         }
         let carried = |body: u32, by: u32| cc.track_of(body).is_some_and(|i| cc.tracks[i].carrier == by);
@@ -1260,6 +1268,14 @@ impl World {
 
     /// Resolves an impact at its time: see [`ContinuousMode`].
     fn resolve(&mut self, cc: &mut Continuous, e: &Event, dt: f32) {
+        if self.hooks.0.is_some() && !self.impact_allowed(cc, e) {
+            // Pre-solve refused the contact at the time of impact: the pair passes through
+            // each other for the rest of the step (a one-way platform from below).
+            if let Err(at) = cc.disabled.binary_search(&e.key) {
+                cc.disabled.insert(at, e.key);
+            }
+            return;
+        }
         cc.stats.impacts += 1;
         let id = |i: u32| self.shape_id(i);
         cc.impacts.push(ImpactEvent {
@@ -1286,8 +1302,10 @@ impl World {
         }
         let (xf_a, xf_b) = (sweep_a.transform_at(0.0), sweep_b.transform_at(0.0));
         let (ca, cb) = (&self.colliders[e.shape_a], &self.colliders[e.shape_b]);
-        let (friction, restitution) =
-            (mix_friction(ca.friction, cb.friction), mix_restitution(ca.restitution, cb.restitution));
+        let (friction, restitution) = (
+            mix_friction(self.def.friction_mixing, ca.friction, cb.friction),
+            mix_restitution(self.def.restitution_mixing, ca.restitution, cb.restitution),
+        );
         let mut a = self.impact_body(cc, ba, sweep_a.c1, dt);
         let mut b = self.impact_body(cc, bb, sweep_b.c1, dt);
         let mut manifold = if e.core {
@@ -1383,6 +1401,23 @@ impl World {
             cc.flagged.push(i as u32);
         }
         self.sweep_flagged(cc);
+    }
+
+    /// Whether pre-solve lets an impact be resolved: asked with the manifold at the time of
+    /// impact (as `resolve` computes it).
+    fn impact_allowed(&self, cc: &Continuous, e: &Event) -> bool {
+        let (ba, bb) = (self.colliders[e.shape_a].body, self.colliders[e.shape_b].body);
+        let (xf_a, xf_b) = (self.sweep_of(cc, ba, e.t).transform_at(0.0), self.sweep_of(cc, bb, e.t).transform_at(0.0));
+        let (ca, cb) = (&self.colliders[e.shape_a], &self.colliders[e.shape_b]);
+        let mut manifold = if e.core {
+            Manifold::EMPTY
+        } else {
+            collide(&ca.geometry, xf_a, &cb.geometry, xf_b, SPECULATIVE_DISTANCE)
+        };
+        if manifold.is_empty() && e.normal != Vec2::ZERO {
+            manifold = single_point(e.point, e.normal, xf_a, xf_b);
+        }
+        self.allows_contact(e.shape_a, e.shape_b, &manifold)
     }
 
     /// The sweeps of an impact's two bodies from the impact on, moved apart along the
@@ -1832,6 +1867,12 @@ struct Mover {
     kinematic: bool,
     /// The version of the body's motion the box holds (see `Track::version`).
     version: u32,
+}
+
+/// The key of the pair of shapes `a` and `b` (indices): the smaller in the high half.
+#[inline]
+pub(crate) fn shape_pair_key(a: u32, b: u32) -> u64 {
+    pair_of(a, b).0
 }
 
 /// A candidate pair: (key, shape, shape), the smaller shape first.

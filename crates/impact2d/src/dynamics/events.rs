@@ -5,9 +5,9 @@
 //! sorted by its shape handles, so the same world stepped the same way reports the same
 //! events in the same order.
 
-use super::handles::ShapeId;
+use super::handles::{BodyId, ShapeId};
 use super::joint::JointEvent;
-use crate::math::Vec2;
+use crate::math::{Transform, Vec2};
 use crate::narrow_phase::Manifold;
 
 /// Two shapes began touching: their manifold has points (speculative points count, as the
@@ -64,6 +64,23 @@ pub struct SensorEndEvent {
     pub sensor: ShapeId,
     /// The shape that left it.
     pub visitor: ShapeId,
+}
+
+/// A body that moved in the last step: every body the step moved (awake kinematic and
+/// dynamic bodies, those that fell asleep at its end included), with its new pose, so that a
+/// game syncs its objects without reading every body. Bodies asleep or disabled for the whole
+/// step, and static bodies, are not reported. Listed by [`World::body_move_events`](super::World::body_move_events)
+/// in body handle order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyMoveEvent {
+    /// The body.
+    pub body: BodyId,
+    /// Its transform at the end of the step (origin in meters, rotation).
+    pub transform: Transform,
+    /// Whether it fell asleep at the end of the step (it will not move again until woken).
+    pub fell_asleep: bool,
+    /// The body's user data.
+    pub user_data: u64,
 }
 
 /// The event lists of one step.

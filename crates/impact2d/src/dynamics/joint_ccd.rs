@@ -178,7 +178,11 @@ impl World {
                 let _ = self.broad_phase.query(reach, |_, user| {
                     let o = &self.colliders[user as u32];
                     let other = &self.bodies[o.body];
-                    if other.is_dynamic() || o.sensor || !c.filter.should_pair(&o.filter) {
+                    if other.is_dynamic()
+                        || o.sensor
+                        || !c.filter.should_pair(&o.filter)
+                        || !self.collides_after_impacts(shape, user as u32)
+                    {
                         return true;
                     }
                     let m = collide(&c.geometry, b.transform, &o.geometry, other.transform, JOINT_CCD_WALL_DISTANCE);
@@ -261,6 +265,7 @@ impl World {
                 let obstacle = !other.is_dynamic()
                     && !o.sensor
                     && c.filter.should_pair(&o.filter)
+                    && self.collides_after_impacts(shape, user as u32)
                     && component.binary_search(&o.body).is_err();
                 if obstacle {
                     let t = first_touch(&c.geometry, &sweep, (&o.geometry, other.transform), b.local_center);
@@ -366,5 +371,15 @@ fn keep_out(w: &WallRow, states: &mut [BodyState], angles: &mut [f32]) {
     if turn != 0.0 && turn.is_finite() {
         angles[w.state] -= turn;
         s.dq = Rot::from_angle(angles[w.state]);
+    }
+}
+
+impl World {
+    /// Whether shapes `a` and `b` (indices) are obstacles to each other in the correction:
+    /// the custom filter lets them collide and pre-solve did not disable them in this step.
+    fn collides_after_impacts(&self, a: u32, b: u32) -> bool {
+        self.hooks.0.is_none()
+            || (self.continuous.disabled.binary_search(&super::continuous::shape_pair_key(a, b)).is_err()
+                && self.allows_pair(a, b))
     }
 }

@@ -188,7 +188,7 @@ impl World {
                 let key = PairKey::new(ca.proxy.raw(), cb.proxy.raw());
                 let allowed = !(ca.sensor && cb.sensor) && ca.filter.should_pair(&cb.filter);
                 let live = self.broad_phase.live_pairs().binary_search(&key).is_ok();
-                if allowed && live && !self.pair_map.contains_key(&key.0) {
+                if allowed && live && !self.pair_map.contains_key(&key.0) && self.allows_pair(sa, sb) {
                     self.create_contact(sa, sb, key);
                 }
                 sb = self.colliders[sb].next;

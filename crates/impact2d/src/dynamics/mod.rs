@@ -28,7 +28,8 @@
 //! | `joint_world.rs` | creating, destroying, reading and setting joints; jointed bodies' collision filter |
 //! | `joint_solver/` | joints in the soft step: prepare, warm start, solve, relax, store and break; one file per kind |
 //! | `joint_ccd.rs` | after continuous collision: jointed neighbors of the bodies it moved pulled back to them |
-//! | `events.rs` | event types and buffers |
+//! | `hooks.rs` | [`ContactHooks`]: the custom pair filter and pre-solve, called by the step |
+//! | `events.rs` | event types and buffers, body move events |
 //! | `queries.rs` | ray casts, shape casts, AABB and point overlap |
 //! | `mover.rs` | [`CharacterMover`]: a capsule moved by casts (slide, slopes, steps, snap, platforms, pushes) |
 //! | `error.rs` | [`WorldError`] |
@@ -62,6 +63,7 @@ mod error;
 mod events;
 mod graph;
 mod handles;
+mod hooks;
 mod island;
 mod joint;
 mod joint_ccd;
@@ -77,13 +79,17 @@ mod world;
 pub use body::{BodyDef, BodyType};
 pub use body_controls::BodyMassData;
 pub use collider::ShapeDef;
+pub use contact::MixingRule;
 pub use continuous::{ContinuousMode, ContinuousStats, ImpactEvent};
 pub use draw::{
     Color, ContactDraw, DRAW_IMPACT_SIZE, DRAW_POINT_SIZE, DebugDraw, DrawOptions, DrawState, JointDraw, ShapeDraw,
 };
 pub use error::WorldError;
-pub use events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent};
+pub use events::{
+    BodyMoveEvent, ContactBeginEvent, ContactEndEvent, ContactHitEvent, SensorBeginEvent, SensorEndEvent,
+};
 pub use handles::{BodyId, JointId, ShapeId};
+pub use hooks::ContactHooks;
 pub use joint::{DistanceDef, JointDef, JointEvent, JointKind, MotorDef, PrismaticDef, RevoluteDef, WeldDef, WheelDef};
 pub use mover::{CharacterMover, MoveOutput, MoverDef, MoverHit};
 pub use queries::CastHit;

@@ -51,7 +51,11 @@ impl World {
                     self.broad_phase.tree(kind).query_leaves(&bounds, |_, _, user| {
                         let other = user as u32;
                         let o = &self.colliders[other];
-                        if c.sensor != o.sensor && !swept(o.body) && c.filter.should_pair(&o.filter) {
+                        if c.sensor != o.sensor
+                            && !swept(o.body)
+                            && c.filter.should_pair(&o.filter)
+                            && self.allows_pair(shape, other)
+                        {
                             let other_sweep = self.whole_step_sweep(o.body);
                             if self.crosses(shape, &sweep, other, &other_sweep) {
                                 crossings.push(if c.sensor { (shape, other) } else { (other, shape) });
@@ -84,7 +88,8 @@ impl World {
                 let candidate = ca.sensor != cb.sensor
                     && ca.body != cb.body
                     && bounds.overlaps(&other_bounds)
-                    && ca.filter.should_pair(&cb.filter);
+                    && ca.filter.should_pair(&cb.filter)
+                    && self.allows_pair(a, b);
                 if candidate {
                     let (sa, sb) = (self.bodies[ca.body].sweep, self.bodies[cb.body].sweep);
                     if self.crosses(a, &sa, b, &sb) {

@@ -5,12 +5,17 @@ use std::time::Instant;
 use super::bit_set::BitSet;
 use super::body::{Body, BodyDef, BodyType, check_angle, check_safety_factor};
 use super::collider::{Collider, ShapeDef};
-use super::contact::{Contact, PairMap, PointImpulse, TouchChange, mix_friction, mix_restitution};
+use super::contact::{
+    Contact, MixingRule, PairMap, PointImpulse, TouchChange, mix_friction, mix_restitution, mix_rolling,
+};
 use super::continuous::{Continuous, ContinuousMode, shape_extents};
 use super::error::{WorldError, check_angular_velocity, check_components, check_range, check_vector, check_velocity};
-use super::events::{ContactBeginEvent, ContactEndEvent, ContactHitEvent, Events, SensorBeginEvent, SensorEndEvent};
+use super::events::{
+    BodyMoveEvent, ContactBeginEvent, ContactEndEvent, ContactHitEvent, Events, SensorBeginEvent, SensorEndEvent,
+};
 use super::graph::ConstraintGraph;
 use super::handles::{BodyId, NULL, ShapeId, Slots, next_world_id};
+use super::hooks::Hooks;
 use super::island::Islands;
 use super::joint::Joint;
 use super::solver::{Solver, cap_velocity, hold_angular, hold_linear};
@@ -103,6 +108,11 @@ pub struct WorldDef {
     /// recycled. Any value is valid; false computes every manifold afresh every step (the
     /// results of earlier versions, bit for bit). Default true.
     pub enable_contact_recycling: bool,
+    /// How contacts mix their shapes' friction coefficients. Default
+    /// [`MixingRule::GeometricMean`].
+    pub friction_mixing: MixingRule,
+    /// How contacts mix their shapes' restitution. Default [`MixingRule::Max`].
+    pub restitution_mixing: MixingRule,
 }
 
 impl Default for WorldDef {
@@ -123,6 +133,8 @@ impl Default for WorldDef {
             max_impacts_per_body: DEFAULT_MAX_IMPACTS_PER_BODY,
             max_rotation: None,
             enable_contact_recycling: true,
+            friction_mixing: MixingRule::GeometricMean,
+            restitution_mixing: MixingRule::Max,
         }
     }
 }
@@ -194,6 +206,20 @@ pub struct ContactData {
     pub normal_impulses: [f32; 2],
     /// The accumulated friction impulse of each point in the last step (N·s).
     pub tangent_impulses: [f32; 2],
+    /// The contact's friction coefficient, mixed from its shapes' by
+    /// [`WorldDef::friction_mixing`].
+    pub friction: f32,
+    /// The contact's restitution, mixed from its shapes' by [`WorldDef::restitution_mixing`].
+    pub restitution: f32,
+    /// The target speed of B relative to A along the tangent `(n.y, -n.x)` of the normal `n`
+    /// (m/s): the sum of the shapes' [`ShapeDef::tangent_speed`]s.
+    pub tangent_speed: f32,
+    /// The rolling resistance times the larger rounding radius (meters; see
+    /// [`ShapeDef::rolling_resistance`]).
+    pub rolling_resistance: f32,
+    /// The accumulated rolling resistance impulse of the last step (N·m·s, on B; its opposite
+    /// on A).
+    pub rolling_impulse: f32,
 }
 
 /// A 2D rigid-body world: bodies with shapes, stepped by a sub-stepped soft contact solver
@@ -265,6 +291,12 @@ pub struct World {
     pub(crate) pending_events: Events,
     pub(crate) solver: Solver,
     pub(crate) continuous: Continuous,
+    /// The user's contact hooks (shared by clones).
+    pub(crate) hooks: Hooks,
+    /// The bodies the last step moved, by body index.
+    move_events: Vec<BodyMoveEvent>,
+    /// The contacts pre-solve disabled in this step, by index (a scratch list).
+    pub(crate) scratch_disabled: Vec<u32>,
     /// Static proxies were added or removed: the static tree is rebuilt before the next step.
     static_dirty: bool,
     /// How many sensor shapes the world holds: continuous collision sweeps fast bodies
@@ -305,6 +337,9 @@ impl World {
             pending_events: Events::default(),
             solver: Solver::default(),
             continuous: Continuous::default(),
+            hooks: Hooks::default(),
+            move_events: Vec::new(),
+            scratch_disabled: Vec::new(),
             static_dirty: false,
             sensor_shapes: 0,
             step_count: 0,
@@ -353,7 +388,11 @@ impl World {
         self.correct_joints_after_impacts(dt / substeps as f32);
         self.hold_bodies();
         let t_continuous = Instant::now();
+        self.collect_moves();
         self.update_sleep(dt, self.step_count);
+        for event in &mut self.move_events {
+            event.fell_asleep = !self.bodies[event.body.index()].is_awake();
+        }
         let t_sleep = Instant::now();
         self.events.append(&mut self.pending_events);
         self.events.contact_hit.append(&mut self.solver.hits);
@@ -430,6 +469,35 @@ impl World {
     }
 
     // ---- events ----
+
+    /// The bodies the last step moved, in body handle order: every awake kinematic and
+    /// dynamic body of the step (resting ones that are still awake included), with its
+    /// transform at the end of the step and whether it fell asleep then (see
+    /// [`BodyMoveEvent`]). Empty before the first step.
+    pub fn body_move_events(&self) -> &[BodyMoveEvent] {
+        &self.move_events
+    }
+
+    /// The move events of the step: the awake bodies (those the step moved), before sleep,
+    /// in body index order.
+    fn collect_moves(&mut self) {
+        let mut order = std::mem::take(&mut self.scratch_bodies);
+        order.clear();
+        order.extend_from_slice(&self.awake);
+        order.sort_unstable();
+        self.move_events.clear();
+        for &index in &order {
+            let b = &self.bodies[index];
+            let body = BodyId::new(index, self.bodies.generations[index as usize], self.id);
+            self.move_events.push(BodyMoveEvent {
+                body,
+                transform: b.transform,
+                fell_asleep: false,
+                user_data: b.user_data,
+            });
+        }
+        self.scratch_bodies = order;
+    }
 
     /// Contacts that began touching in the last step, sorted by shape handles.
     pub fn contact_begin_events(&self) -> &[ContactBeginEvent] {
@@ -676,6 +744,11 @@ impl World {
                 manifold: c.manifold,
                 normal_impulses: [imp[0].normal, if n > 1 { imp[1].normal } else { 0.0 }],
                 tangent_impulses: [imp[0].tangent, if n > 1 { imp[1].tangent } else { 0.0 }],
+                friction: c.friction,
+                restitution: c.restitution,
+                tangent_speed: c.tangent_speed,
+                rolling_resistance: c.rolling_resistance,
+                rolling_impulse: c.rolling_impulse,
             });
             key = c.edges[(key & 1) as usize].next;
         }
@@ -936,6 +1009,8 @@ impl World {
             density: def.density,
             friction: def.friction,
             restitution: def.restitution,
+            tangent_speed: def.tangent_speed,
+            rolling_resistance: def.rolling_resistance,
             filter: def.filter,
             sensor: def.sensor,
             enable_contact_events: def.enable_contact_events,
@@ -1184,15 +1259,77 @@ impl World {
             let c = &self.contacts[key >> 1];
             let next = c.edges[(key & 1) as usize].next;
             if c.shape_a == shape || c.shape_b == shape {
-                let (a, b) = (&self.colliders[c.shape_a], &self.colliders[c.shape_b]);
-                let (friction, restitution) =
-                    (mix_friction(a.friction, b.friction), mix_restitution(a.restitution, b.restitution));
-                let c = &mut self.contacts[key >> 1];
-                c.friction = friction;
-                c.restitution = restitution;
+                self.remix_contact(key >> 1);
             }
             key = next;
         }
+    }
+
+    /// Mixes a contact's materials from its shapes' by the world's rules.
+    fn remix_contact(&mut self, index: u32) {
+        let c = &self.contacts[index];
+        let (a, b) = (&self.colliders[c.shape_a], &self.colliders[c.shape_b]);
+        let (friction, restitution) = (
+            mix_friction(self.def.friction_mixing, a.friction, b.friction),
+            mix_restitution(self.def.restitution_mixing, a.restitution, b.restitution),
+        );
+        let (tangent_speed, rolling) = (a.tangent_speed + b.tangent_speed, mix_rolling(a, b));
+        let c = &mut self.contacts[index];
+        c.friction = friction;
+        c.restitution = restitution;
+        c.tangent_speed = tangent_speed;
+        c.rolling_resistance = rolling;
+        if rolling == 0.0 {
+            c.rolling_impulse = 0.0;
+        }
+    }
+
+    /// Sets the rules contacts mix their shapes' friction and restitution by
+    /// ([`WorldDef::friction_mixing`], [`WorldDef::restitution_mixing`]); every contact is
+    /// mixed again at once. Any rules are valid.
+    pub fn set_mixing_rules(&mut self, friction: MixingRule, restitution: MixingRule) {
+        self.def.friction_mixing = friction;
+        self.def.restitution_mixing = restitution;
+        for index in self.contacts.live_indices().collect::<Vec<_>>() {
+            self.remix_contact(index);
+        }
+    }
+
+    /// A shape's tangent speed (m/s, [`ShapeDef::tangent_speed`]). Errors:
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
+    pub fn shape_tangent_speed(&self, id: ShapeId) -> Result<f32, WorldError> {
+        Ok(self.collider(id)?.tangent_speed)
+    }
+
+    /// Sets a shape's tangent speed (m/s, [`ShapeDef::tangent_speed`]; its contacts' too) and
+    /// wakes its body. Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless finite and at most
+    /// [`MAX_TANGENT_SPEED`](crate::settings::MAX_TANGENT_SPEED) in magnitude.
+    pub fn set_shape_tangent_speed(&mut self, id: ShapeId, speed: f32) -> Result<(), WorldError> {
+        let index = self.shape_index(id)?;
+        super::collider::check_tangent_speed(speed)?;
+        self.colliders[index].tangent_speed = speed;
+        self.refresh_materials(index);
+        self.wake_body_index(self.colliders[index].body);
+        Ok(())
+    }
+
+    /// A shape's rolling resistance ([`ShapeDef::rolling_resistance`]). Errors:
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
+    pub fn shape_rolling_resistance(&self, id: ShapeId) -> Result<f32, WorldError> {
+        Ok(self.collider(id)?.rolling_resistance)
+    }
+
+    /// Sets a shape's rolling resistance ([`ShapeDef::rolling_resistance`]; its contacts'
+    /// too). Errors: [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`];
+    /// [`WorldError::InvalidValue`] unless finite and from 0 to
+    /// [`MAX_ROLLING_RESISTANCE`](crate::settings::MAX_ROLLING_RESISTANCE).
+    pub fn set_shape_rolling_resistance(&mut self, id: ShapeId, resistance: f32) -> Result<(), WorldError> {
+        let index = self.shape_index(id)?;
+        super::collider::check_rolling_resistance(resistance)?;
+        self.colliders[index].rolling_resistance = resistance;
+        self.refresh_materials(index);
+        Ok(())
     }
 
     /// Recomputes a body's mass, center of mass and rotational inertia from its shapes. A
