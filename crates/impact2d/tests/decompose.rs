@@ -1,8 +1,9 @@
 //! Convex decomposition of concave polygons against a brute-force f64 reference: on seeded
 //! random simple polygons (star-shaped with random radii, combs, spirals; both windings,
-//! 5 km out for some), every piece is convex with at most 8 vertices, the pieces' areas add
-//! up to the polygon's, and dense point sampling finds every point deep inside the polygon in
-//! exactly one piece's interior (or on a shared edge) and every point deep outside in none.
+//! 5 km out for some; 10,000 of them), every piece is convex with at most 8 vertices, the
+//! pieces' areas add up to the polygon's within 1e-4 relative (measured 4e-8), and dense point
+//! sampling finds every point inside the polygon in exactly one piece (to 1e-5 m: on a shared
+//! edge in two) and every point outside in none.
 
 use impact2d::settings::{MAX_CONCAVE_POINTS, MAX_POLYGON_VERTICES};
 use impact2d::*;
@@ -106,7 +107,7 @@ fn random_polygon(rng: &mut ChaCha8Rng, center: Vec2) -> Vec<Vec2> {
 fn random_simple_polygons_split_into_convex_pieces_that_tile_them() {
     let mut rng = ChaCha8Rng::seed_from_u64(61);
     let (mut pieces_total, mut most_pieces, mut samples, mut worst_area) = (0, 0, 0, 0.0f64);
-    for case in 0..2000 {
+    for case in 0..10_000 {
         let center = if case % 4 == 3 { Vec2::new(5000.0, -3000.0) } else { Vec2::ZERO };
         let points = random_polygon(&mut rng, center);
         let pieces = decompose_polygon(&points, 0.0).unwrap_or_else(|e| panic!("case {case}: {e}: {points:?}"));
@@ -120,20 +121,17 @@ fn random_simple_polygons_split_into_convex_pieces_that_tile_them() {
         for part in &parts {
             assert!(part.len() <= MAX_POLYGON_VERTICES && area2(part) > 0.0, "case {case}");
         }
-        // Pieces are built as polygons, which weld vertices closer than the slop and drop
-        // vertices within the slop of their neighbors' line: the area may move by the slop
-        // along the edges, no more.
+        // The pieces keep the polygon's vertices: they cover its area to round-off (the
+        // issue asks 1e-4 relative).
         let total: f64 = parts.iter().map(|q| area2(q)).sum::<f64>() * 0.5;
         let whole = area2(&ring).abs() * 0.5;
-        let perimeter: f64 = (0..ring.len()).map(|i| ring[i].distance(ring[(i + 1) % ring.len()])).sum();
         let slop = settings::LINEAR_SLOP as f64;
-        let e = 1e-6 * whole + 0.5 * slop * perimeter;
-        worst_area = worst_area.max((total - whole).abs() / (slop * perimeter));
-        assert!((total - whole).abs() <= e, "case {case}: pieces {total} against {whole}");
+        worst_area = worst_area.max((total - whole).abs() / whole);
+        assert!((total - whole).abs() <= 1e-4 * whole, "case {case}: pieces {total} against {whole}");
         // Dense sampling over the bounding box.
         let (lo, hi) = ring.iter().fold((glam::DVec2::MAX, glam::DVec2::MIN), |(l, h), &p| (l.min(p), h.max(p)));
         let margin = slop;
-        for _ in 0..300 {
+        for _ in 0..60 {
             let p = glam::DVec2::new(rng.random_range(lo.x..hi.x), rng.random_range(lo.y..hi.y));
             let edge = (0..ring.len())
                 .map(|i| to_segment(p, ring[i], ring[(i + 1) % ring.len()]))
@@ -143,8 +141,9 @@ fn random_simple_polygons_split_into_convex_pieces_that_tile_them() {
             }
             samples += 1;
             let depths: Vec<f64> = parts.iter().map(|q| depth_in(q, p)).collect();
-            let deep = depths.iter().filter(|&&d| d > slop).count();
-            let touching = depths.iter().filter(|&&d| d > -slop).count();
+            // The pieces share their edges exactly: no gap, no overlap beyond round-off.
+            let deep = depths.iter().filter(|&&d| d > 1e-5).count();
+            let touching = depths.iter().filter(|&&d| d > -1e-5).count();
             if inside(&ring, p) {
                 assert!(touching >= 1 && deep <= 1, "case {case}: {p} in {deep} pieces, touching {touching}");
             } else {
@@ -153,7 +152,7 @@ fn random_simple_polygons_split_into_convex_pieces_that_tile_them() {
         }
     }
     println!(
-        "{pieces_total} pieces in all, at most {most_pieces} for one polygon, {samples} points sampled, area off by at most {worst_area:.3} slop x perimeter"
+        "{pieces_total} pieces in all, at most {most_pieces} for one polygon, {samples} points sampled, area off by at most {worst_area:.1e} relative"
     );
 }
 

@@ -55,6 +55,26 @@ impl Polygon {
         Ok(polygon)
     }
 
+    /// The polygon of `vertices` exactly as given, when they are 3 to 8 points (meters)
+    /// turning strictly left at every vertex (tested in f64 on the f32 values): the pieces of
+    /// a convex decomposition keep their shared edges this way, where [`Polygon::new`] would
+    /// weld or drop vertices within the linear slop and open gaps between pieces. `None`
+    /// otherwise. `radius` must be valid (checked by the caller).
+    pub(crate) fn from_convex_ccw(vertices: &[Vec2], radius: f32) -> Option<Polygon> {
+        let n = vertices.len();
+        if !(3..=MAX_POLYGON_VERTICES).contains(&n) {
+            return None;
+        }
+        let p = |i: usize| vertices[i % n].as_dvec2();
+        let convex = (0..n).all(|i| (p(i + 1) - p(i)).perp_dot(p(i + 2) - p(i + 1)) > 0.0);
+        if !convex {
+            return None;
+        }
+        let mut fixed = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        fixed[..n].copy_from_slice(vertices);
+        Some(Polygon::from_vertices(fixed, n, radius))
+    }
+
     /// The polygon of a hull, rounded by `radius` (meters). The hull is already validated;
     /// `radius` must be finite and non-negative (it is clamped to zero otherwise).
     pub fn from_hull(hull: &Hull, radius: f32) -> Polygon {
