@@ -4,7 +4,9 @@
 //! - [`trig`]: deterministic cosine and sine (bit-identical on every platform);
 //! - [`interval`]: when two translating boxes first touch (swept-AABB time of impact);
 //! - [`error`]: the error every query returns ([`QueryError`]);
-//! - [`toi`]: what a time of impact query can find ([`ToiState`]) and the band it stops in;
+//! - [`toi`]: what a time of impact query can find ([`ToiState`]), the band it stops in
+//!   ([`toi::Band`]), its budgets, the certificate's chord bound and the closing time of two
+//!   translating circles or spheres;
 //! - [`root`]: the bracketed root finder that bilateral advancement drives separations with.
 
 pub mod error;

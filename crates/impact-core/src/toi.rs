@@ -48,6 +48,63 @@ pub fn core_band(
     Ok((target - tolerance + radii, hi))
 }
 
+/// The band of a time of impact in core distances (meters, the radii added back): a hit
+/// lands in `[floor, hi]`, and the gap must never drop below `lo`. Root finding aims at
+/// `aim`, the upper part of the band, within `aim_tolerance`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Band {
+    /// The lowest core distance allowed before a hit (may be negative).
+    pub lo: f32,
+    /// The band's bottom within reach of GJK, which cannot see below zero.
+    pub floor: f32,
+    /// The core distance at or below which the query hits.
+    pub hi: f32,
+    /// Where root finding aims, and how far from it it may stop.
+    pub aim: f32,
+    /// Half-width of the aim.
+    pub aim_tolerance: f32,
+}
+
+impl Band {
+    /// The band of a time of impact over `[0, t_max]` stopping at the surface gap `target ±
+    /// tolerance` (meters) between shapes whose radii add to `radii` (meters).
+    ///
+    /// Errors: those of [`core_band`] (with `t_max` as the end).
+    pub fn new(t_max: f32, target: f32, tolerance: f32, radii: f32) -> Result<Band, QueryError> {
+        let (lo, hi) = core_band(("t_max", t_max), target, tolerance, radii)?;
+        let floor = lo.max(0.0);
+        Ok(Band { lo, floor, hi, aim: floor + 0.75 * (hi - floor), aim_tolerance: 0.25 * (hi - floor) })
+    }
+}
+
+/// Consecutive halvings of one step of a certified time of impact after which a glancing
+/// contact may be skipped.
+pub const RELAX_AFTER_HALVINGS: u32 = 12;
+/// How many times the rotation certificate may halve an interval before the step itself is
+/// halved.
+pub const CERTIFY_DEPTH: u32 = 4;
+/// Halvings allowed in one time of impact query before it gives up with `Failed`.
+pub const MAX_SUBDIVISIONS: u32 = 256;
+/// Root-finder iterations allowed in one time of impact query before it gives up with
+/// `Failed`, so that a hopeless sweep (thousands of turns per step) costs a bounded amount.
+pub const MAX_TOTAL_ROOT_ITERATIONS: u32 = 1000;
+
+/// The least value over s ∈ [0, 1] of `y0 + (y1 - y0) s - k s (1 - s)` (k ≥ 0): the floor
+/// of a function through y0 and y1 whose second derivative is at least -2k (the rotation
+/// certificate's bound of a turning point's projection, in 2D and 3D).
+#[inline]
+pub fn chord_min(y0: f32, y1: f32, k: f32) -> f32 {
+    let rise = y1 - y0;
+    if rise.abs() < k {
+        let lack = k - rise;
+        y0 - lack * lack / (4.0 * k)
+    } else if y0 < y1 {
+        y0
+    } else {
+        y1
+    }
+}
+
 /// The first time t > 0 at which a point moving from `p0` by `v` per unit time comes within
 /// `contact` of the origin (`|p0 + t v| = contact`, meters), for a point that starts outside
 /// (`distance = |p0| > contact`): the analytic time of impact of two translating circles or
@@ -72,6 +129,15 @@ pub fn closing_time(distance: f32, contact: f32, half_b: f32, reach: f32, miss: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chord_min_is_the_parabola_minimum() {
+        assert_eq!(chord_min(1.0, 2.0, 0.0), 1.0);
+        // Symmetric: minimum at s = 1/2, k/4 below the chord.
+        assert!((chord_min(1.0, 1.0, 2.0) - 0.5).abs() < 1e-6);
+        // Steep chord: the end is the minimum.
+        assert_eq!(chord_min(3.0, 0.0, 1.0), 0.0);
+    }
 
     #[test]
     fn closing_time_solves_the_quadratic() {

@@ -26,6 +26,7 @@
 use super::proxy::ShapeProxy;
 use crate::math::{Rot, SweepEval, Transform, Vec2};
 use crate::settings::MAX_POLYGON_VERTICES;
+use impact_core::toi::chord_min;
 
 /// What the certificate needs of two moving proxies, computed once per query.
 pub(crate) struct MotionBound<'a> {
@@ -309,32 +310,10 @@ fn max(a: f32, b: f32) -> f32 {
     if a > b { a } else { b }
 }
 
-/// The least value over s ∈ [0, 1] of `y0 + (y1 - y0) s - k s (1 - s)` (k ≥ 0): the floor
-/// of a function through y0 and y1 whose curvature is bounded by 2k.
-#[inline]
-fn chord_min(y0: f32, y1: f32, k: f32) -> f32 {
-    let rise = y1 - y0;
-    if rise.abs() < k {
-        let lack = k - rise;
-        y0 - lack * lack / (4.0 * k)
-    } else {
-        min(y0, y1)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::math::Sweep;
-
-    #[test]
-    fn chord_min_is_the_parabola_minimum() {
-        assert_eq!(chord_min(1.0, 2.0, 0.0), 1.0);
-        // Symmetric: minimum at s = 1/2, k/4 below the chord.
-        assert!((chord_min(1.0, 1.0, 2.0) - 0.5).abs() < 1e-6);
-        // Steep chord: the end is the minimum.
-        assert_eq!(chord_min(3.0, 0.0, 1.0), 0.0);
-    }
 
     #[test]
     fn a_point_spinning_about_itself_does_not_rotate_anything() {

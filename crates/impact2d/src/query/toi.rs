@@ -24,7 +24,7 @@ use crate::settings::{MAX_POLYGON_VERTICES, TOI_MAX_ITERATIONS, TOI_MAX_ROOT_ITE
 use impact_core::root::find_root;
 
 pub use impact_core::ToiState;
-use impact_core::toi::core_band;
+use impact_core::toi::{Band, CERTIFY_DEPTH, MAX_SUBDIVISIONS, MAX_TOTAL_ROOT_ITERATIONS, RELAX_AFTER_HALVINGS};
 
 /// The result of a time of impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,16 +50,6 @@ pub struct ToiOutput {
     /// quarter of the thinner shape (a glancing contact) may have been missed.
     pub glancing: bool,
 }
-
-/// Consecutive halvings of one step after which a glancing contact may be skipped.
-const RELAX_AFTER_HALVINGS: u32 = 12;
-/// How many times the certificate may halve an interval before the step itself is halved.
-const CERTIFY_DEPTH: u32 = 4;
-/// Halvings allowed in one query before it gives up with `Failed`.
-const MAX_SUBDIVISIONS: u32 = 256;
-/// Root-finder iterations allowed in one query before it gives up with `Failed`, so that
-/// a hopeless sweep (thousands of turns per step) costs a bounded amount.
-const MAX_TOTAL_ROOT_ITERATIONS: u32 = 1000;
 
 /// The first time in [0, `t_max`] at which the surface gap (meters) between two moving
 /// shapes comes within `tolerance` of `target`, by certified bilateral advancement.
@@ -123,19 +113,6 @@ pub fn time_of_impact_uncertified(
     Ok(ToiQuery::new((proxy_a, sweep_a), (proxy_b, sweep_b), t_max, target, tolerance)?.solve(false))
 }
 
-/// The target band in core distance (radii added back): a hit lands in [floor, hi], and
-/// the gap must never drop below lo.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Band {
-    pub lo: f32,
-    /// The band's bottom within reach of GJK, which cannot see below zero.
-    pub floor: f32,
-    pub hi: f32,
-    /// The band's middle, where root finding aims, and its half-width.
-    pub aim: f32,
-    pub aim_tolerance: f32,
-}
-
 /// A validated query: both sweeps rebased on A's starting center, the band in core terms.
 pub(crate) struct ToiQuery<'a> {
     pub proxy_a: &'a ShapeProxy,
@@ -186,9 +163,7 @@ impl<'a> ToiQuery<'a> {
             }
         }
         let total_radius = proxy_a.radius() + proxy_b.radius();
-        let (lo, hi) = core_band(("t_max", t_max), target, tolerance, total_radius)?;
-        let floor = lo.max(0.0);
-        let band = Band { lo, floor, hi, aim: floor + 0.75 * (hi - floor), aim_tolerance: 0.25 * (hi - floor) };
+        let band = Band::new(t_max, target, tolerance, total_radius)?;
         let origin = sweep_a.c1;
         let (sweep_a, sweep_b) = SweepEval::pair(rebase(sweep_a, origin), rebase(sweep_b, origin));
         Ok(ToiQuery { proxy_a, proxy_b, sweep_a, sweep_b, origin, t_max, band, total_radius })

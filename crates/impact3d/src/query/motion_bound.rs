@@ -23,6 +23,7 @@
 use super::proxy::ShapeProxy;
 use crate::math::{Quat, Sweep, Transform, Vec3};
 use crate::settings::MAX_HULL_VERTICES;
+use impact_core::toi::chord_min;
 
 /// What the certificate needs of two moving proxies, computed once per query.
 pub(crate) struct MotionBound<'a> {
@@ -285,18 +286,5 @@ impl<'a> MotionBound<'a> {
             }
         }
         lowest
-    }
-}
-
-/// The least value over s ∈ [0, 1] of `y0 + (y1 - y0) s - k s (1 - s)` (k ≥ 0): the floor
-/// of a function through y0 and y1 whose second derivative is at least -2k.
-#[inline]
-fn chord_min(y0: f32, y1: f32, k: f32) -> f32 {
-    let rise = y1 - y0;
-    if rise.abs() < k {
-        let lack = k - rise;
-        y0 - lack * lack / (4.0 * k)
-    } else {
-        y0.min(y1)
     }
 }

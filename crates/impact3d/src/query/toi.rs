@@ -21,7 +21,7 @@ use crate::geometry::Hull;
 use crate::math::{Sweep, Transform, Vec3};
 use crate::settings::{MAX_COORDINATE, TOI_MAX_ITERATIONS, TOI_MAX_PUSH_BACKS, TOI_MAX_ROOT_ITERATIONS};
 use impact_core::root::find_root;
-use impact_core::toi::core_band;
+use impact_core::toi::{Band, CERTIFY_DEPTH, MAX_SUBDIVISIONS, MAX_TOTAL_ROOT_ITERATIONS, RELAX_AFTER_HALVINGS};
 
 pub use impact_core::ToiState;
 
@@ -50,16 +50,6 @@ pub struct ToiOutput {
     /// quarter of the thinner shape (a glancing contact) may have been missed.
     pub glancing: bool,
 }
-
-/// Consecutive halvings of one step after which a glancing contact may be skipped.
-const RELAX_AFTER_HALVINGS: u32 = 12;
-/// How many times the certificate may halve an interval before the step itself is halved.
-const CERTIFY_DEPTH: u32 = 4;
-/// Halvings allowed in one query before it gives up with `Failed`.
-const MAX_SUBDIVISIONS: u32 = 256;
-/// Root-finder iterations allowed in one query before it gives up with `Failed`, so that a
-/// hopeless sweep (thousands of turns per step) costs a bounded amount.
-const MAX_TOTAL_ROOT_ITERATIONS: u32 = 1000;
 
 /// The first time in [0, `t_max`] at which the surface gap (meters) between two moving
 /// shapes comes within `tolerance` of `target`, by certified bilateral advancement.
@@ -126,19 +116,6 @@ pub(crate) fn check_sweep(s: &Sweep, what: &'static str) -> Result<(), QueryErro
     Ok(())
 }
 
-/// The target band in core distance (radii added back): a hit lands in [floor, hi], and
-/// the gap must never drop below lo.
-#[derive(Clone, Copy, Debug)]
-struct Band {
-    lo: f32,
-    /// The band's bottom within reach of GJK, which cannot see below zero.
-    floor: f32,
-    hi: f32,
-    /// The band's upper part, where root finding aims, and its half-width.
-    aim: f32,
-    aim_tolerance: f32,
-}
-
 /// A validated query: both sweeps rebased on A's starting center, the band in core terms.
 struct ToiQuery<'a> {
     proxy_a: &'a ShapeProxy,
@@ -178,9 +155,7 @@ impl<'a> ToiQuery<'a> {
         check_sweep(sweep_a, "sweep_a")?;
         check_sweep(sweep_b, "sweep_b")?;
         let total_radius = proxy_a.radius() + proxy_b.radius();
-        let (lo, hi) = core_band(("t_max", t_max), target, tolerance, total_radius)?;
-        let floor = lo.max(0.0);
-        let band = Band { lo, floor, hi, aim: floor + 0.75 * (hi - floor), aim_tolerance: 0.25 * (hi - floor) };
+        let band = Band::new(t_max, target, tolerance, total_radius)?;
         // Rebased on A's start: the offsets between the bodies keep their digits.
         let origin = sweep_a.c1;
         let rebase = |s: &Sweep| Sweep { c1: s.c1 - origin, c2: s.c2 - origin, ..*s };
