@@ -163,7 +163,7 @@ fn fire(seed: u64, up: bool) -> Crossing {
 
     // A ball or a square (its lowest point `half` below its center when flat).
     let half = rng.range(0.05, 0.5);
-    let ball = rng.next() % 2 == 0;
+    let ball = rng.next().is_multiple_of(2);
     let geometry = if ball {
         Shape::Circle(Circle::new(Vec2::ZERO, half).unwrap())
     } else {
