@@ -346,3 +346,214 @@ fn random_control_scripts_keep_the_world_sound_and_deterministic() {
         }
     }
 }
+
+/// The touching contacts between `body` and `other`'s shapes.
+fn touching(w: &World, body: BodyId, other: BodyId) -> usize {
+    let theirs = w.body_shapes(other).unwrap();
+    w.body_contacts(body)
+        .unwrap()
+        .iter()
+        .filter(|c| c.manifold.count > 0 && (theirs.contains(&c.shape_a) || theirs.contains(&c.shape_b)))
+        .count()
+}
+
+#[test]
+fn a_body_changed_from_dynamic_to_static_and_back_keeps_its_shapes_and_contacts() {
+    let mut w = world();
+    let floor = ground(&mut w);
+    let crate_ = add(&mut w, BodyDef::dynamic(Vec2::new(1.0, 0.5)), &boxed(0.5, 0.5));
+    w.create_shape(crate_, &ShapeDef::default(), &Shape::Circle(Circle::new(Vec2::new(0.0, 0.3), 0.2).unwrap()))
+        .unwrap();
+    run(&mut w, 60);
+    let shapes = w.body_shapes(crate_).unwrap();
+    let rest = w.position(crate_).unwrap();
+    assert_eq!(shapes.len(), 2);
+    assert_eq!(touching(&w, crate_, floor), 1, "resting on the ground");
+    for round in 0..3 {
+        w.set_body_type(crate_, BodyType::Static).unwrap();
+        assert_eq!(w.body_shapes(crate_).unwrap(), shapes, "round {round}: the same shape handles");
+        let held = w.position(crate_).unwrap();
+        run(&mut w, 10);
+        // Static against static: no contact, and it does not move.
+        assert_eq!(touching(&w, crate_, floor), 0);
+        assert_eq!(w.position(crate_).unwrap(), held);
+        w.set_body_type(crate_, BodyType::Dynamic).unwrap();
+        assert_eq!(w.body_shapes(crate_).unwrap(), shapes, "round {round}: the same shape handles");
+        assert!((w.mass(crate_).unwrap() - (1.0 + std::f32::consts::PI * 0.04)).abs() < 1e-4);
+        w.step(DT, 4).unwrap();
+        assert_eq!(touching(&w, crate_, floor), 1, "round {round}: touching the ground again after one step");
+        for step in 0..120 {
+            w.step(DT, 4).unwrap();
+            let p = w.position(crate_).unwrap();
+            // It rests where it rested: not a fall, not a jump (to 0.1 mm).
+            assert!((p - rest).length() < 1e-4, "round {round} step {step}: at {p}, rested at {rest}");
+            assert_eq!(touching(&w, crate_, floor), 1);
+        }
+    }
+    // Still a dynamic body: a shove moves it along the ground.
+    w.set_linear_velocity(crate_, Vec2::new(2.0, 0.0)).unwrap();
+    run(&mut w, 60);
+    let p = w.position(crate_).unwrap();
+    assert!(p.x > rest.x + 0.1 && (p.y - rest.y).abs() < 1e-3, "{p}");
+}
+
+#[test]
+fn a_disabled_body_comes_back_where_it_was() {
+    let mut w = world();
+    let floor = ground(&mut w);
+    let resting = add(&mut w, BodyDef::dynamic(Vec2::new(-3.0, 0.5)), &boxed(0.5, 0.5));
+    let flying = add(
+        &mut w,
+        BodyDef {
+            angle: 0.3,
+            linear_velocity: Vec2::new(1.0, 4.0),
+            angular_velocity: 2.0,
+            ..BodyDef::dynamic(Vec2::new(3.0, 4.0))
+        },
+        &boxed(0.4, 0.2),
+    );
+    run(&mut w, 60);
+    w.set_linear_velocity(flying, Vec2::new(1.0, 4.0)).unwrap();
+    w.set_angular_velocity(flying, 2.0).unwrap();
+    let rest = w.position(resting).unwrap();
+    let before =
+        [resting, flying].map(|b| (w.transform(b).unwrap(), w.angle(b).unwrap(), w.linear_velocity(b).unwrap()));
+    for b in [resting, flying] {
+        w.set_body_enabled(b, false).unwrap();
+    }
+    // A ball dropped meanwhile lands on the ground, through where the resting box was.
+    let ball =
+        add(&mut w, BodyDef::dynamic(Vec2::new(-3.0, 3.0)), &Shape::Circle(Circle::new(Vec2::ZERO, 0.2).unwrap()));
+    run(&mut w, 90);
+    assert!(w.position(ball).unwrap().y < 0.25);
+    w.destroy_body(ball).unwrap();
+    for b in [resting, flying] {
+        w.set_body_enabled(b, true).unwrap();
+    }
+    let after =
+        [resting, flying].map(|b| (w.transform(b).unwrap(), w.angle(b).unwrap(), w.linear_velocity(b).unwrap()));
+    // Bit for bit: position, rotation, angle and velocity.
+    for (k, (a, b)) in before.iter().zip(&after).enumerate() {
+        assert_eq!(a.0.p.to_array().map(f32::to_bits), b.0.p.to_array().map(f32::to_bits), "body {k}");
+        assert_eq!(
+            [a.0.q.c.to_bits(), a.0.q.s.to_bits(), a.1.to_bits()],
+            [b.0.q.c.to_bits(), b.0.q.s.to_bits(), b.1.to_bits()]
+        );
+        assert_eq!(a.2, b.2, "body {k}");
+    }
+    // Then it behaves normally: the resting box touches the ground again and stays, the
+    // flying one flies on, lands and settles on the ground.
+    w.step(DT, 4).unwrap();
+    assert_eq!(touching(&w, resting, floor), 1);
+    assert!(w.position(flying).unwrap().y > before[1].0.p.y, "it goes on rising");
+    run(&mut w, 240);
+    assert!((w.position(resting).unwrap() - rest).length() < 1e-4, "{}", w.position(resting).unwrap());
+    let landed = w.position(flying).unwrap();
+    assert!(touching(&w, flying, floor) == 1 && landed.y < 0.45 && landed.x > 3.0, "{landed}");
+    assert!(w.linear_velocity(flying).unwrap().length() < 0.01);
+}
+
+/// A smooth path for a platform: at time `t` (s), the offset from its start (meters), a sum of
+/// three sines per axis with seeded frequencies and phases, scaled so that the sideways
+/// acceleration stays within `side` m/s² and the vertical within `up` m/s² (each sine's
+/// amplitude times its frequency squared adds up to at most the bound).
+struct Path {
+    x: [(f32, f32, f32); 3],
+    y: [(f32, f32, f32); 3],
+}
+
+impl Path {
+    fn new(rng: &mut ChaCha8Rng, side: f32, up: f32) -> Path {
+        let mut axis = |bound: f32| {
+            let mut terms = [(0.0, 0.0, 0.0); 3];
+            for term in &mut terms {
+                let omega = rng.random_range(0.5f32..3.0);
+                let phase = rng.random_range(0.0f32..std::f32::consts::TAU);
+                // A third of the bound each: amplitude * omega² = bound / 3.
+                *term = (bound / 3.0 / (omega * omega), omega, phase);
+            }
+            terms
+        };
+        Path { x: axis(side), y: axis(up) }
+    }
+
+    /// The offset at time t, minus its value at t = 0 (the platform starts where it is).
+    fn at(&self, t: f32) -> Vec2 {
+        let f =
+            |terms: &[(f32, f32, f32); 3], t: f32| terms.iter().map(|&(a, w, p)| a * (w * t + p).sin()).sum::<f32>();
+        Vec2::new(f(&self.x, t) - f(&self.x, 0.0), f(&self.y, t) - f(&self.y, 0.0))
+    }
+
+    /// The velocity at time t (to start the platform moving as the path does).
+    fn velocity(&self, t: f32) -> Vec2 {
+        let f = |terms: &[(f32, f32, f32); 3]| terms.iter().map(|&(a, w, p)| a * w * (w * t + p).cos()).sum::<f32>();
+        Vec2::new(f(&self.x), f(&self.y))
+    }
+}
+
+/// A crate on a 4 m platform moved by `set_target_transform` along a seeded path for `seconds`:
+/// the largest distance (meters) between where the crate is on the platform and where it was
+/// when the ride began, over every step.
+fn creep(seed: u64, side: f32, up: f32, seconds: f32) -> f32 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let path = Path::new(&mut rng, side, up);
+    let mut w = world();
+    let start = Vec2::new(0.0, 1.0);
+    let platform = add(&mut w, BodyDef::kinematic(start), &boxed(2.0, 0.1));
+    let crate_ = add(&mut w, BodyDef::dynamic(Vec2::new(rng.random_range(-1.0f32..1.0), 1.35)), &boxed(0.25, 0.25));
+    // The crate settles on the platform, which then moves off at the path's velocity (the
+    // ride starts smoothly: no jolt at the first step).
+    run(&mut w, 60);
+    let v0 = path.velocity(0.0);
+    w.set_linear_velocity(platform, v0).unwrap();
+    w.set_linear_velocity(crate_, v0).unwrap();
+    let on = w.position(crate_).unwrap() - w.position(platform).unwrap();
+    let mut worst = 0.0f32;
+    let steps = (seconds / DT) as usize;
+    for step in 0..steps {
+        let t = (step + 1) as f32 * DT;
+        w.set_target_transform(platform, start + path.at(t), 0.0, DT).unwrap();
+        w.step(DT, 4).unwrap();
+        let p = w.position(platform).unwrap();
+        assert!((p - (start + path.at(t))).length() < 1e-4, "seed {seed}: the platform is off its path");
+        let drift = (w.position(crate_).unwrap() - p) - on;
+        worst = worst.max(drift.length());
+    }
+    worst
+}
+
+/// The largest creep (meters) over 40 seeded 6 s rides with these acceleration bounds, and
+/// its seed.
+fn worst_creep(side: f32, up: f32) -> (f32, u64) {
+    let mut worst = (0.0f32, 0);
+    for seed in 0..40u64 {
+        let drift = creep(seed, side, up, 6.0);
+        if drift > worst.0 {
+            worst = (drift, seed);
+        }
+    }
+    eprintln!("{side} m/s² sideways, {up} m/s² vertical: worst {:.3} mm (seed {})", worst.0 * 1e3, worst.1);
+    worst
+}
+
+#[test]
+fn a_platform_moved_by_target_transforms_carries_its_crate_within_1_mm() {
+    // Friction (0.6) holds the crate while the platform accelerates sideways at most
+    // 0.6 * (10 - vertical) m/s²: 4.2 m/s² at the largest vertical acceleration here. Every
+    // step checked, 40 seeded paths of 6 s each; measured worst 0.61 mm at 2 m/s² sideways
+    // with 1 m/s² up and down, 0.16 mm at 1 m/s² sideways with 3 m/s².
+    for (side, up) in [(2.0, 1.0), (1.0, 3.0), (2.0, 0.0)] {
+        let (worst, seed) = worst_creep(side, up);
+        assert!(worst < 1e-3, "{side} m/s² sideways, {up} vertical: the crate moved {} mm (seed {seed})", worst * 1e3);
+    }
+    // Known limit: with both 2 m/s² sideways and 3 m/s² up and down the crate creeps up to
+    // about 3 mm in 6 s (2.8 mm at seed 7, 3.1 mm at seed 13), more with more sub-steps (7 mm
+    // at 8, 11 mm at 16 on seed 7), none at 2. The platform's velocity changes once a step:
+    // when it drops faster, the crate is left a little above it for the first sub-steps of
+    // the step, until gravity closes the gap, and a contact without load has no friction, so
+    // the crate slips by the step's change of sideways velocity for those sub-steps.
+    // Friction has no anchor that would take the slip back. Bounded here so that it does not
+    // grow unnoticed.
+    let (worst, seed) = worst_creep(2.0, 3.0);
+    assert!(worst < 5e-3, "2 m/s² sideways, 3 vertical: the crate moved {} mm (seed {seed})", worst * 1e3);
+}

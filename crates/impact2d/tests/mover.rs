@@ -220,3 +220,71 @@ fn bad_input_is_refused() {
     assert!(m.move_and_slide(&mut w, Vec2::splat(1e7), DT).is_err());
     assert_eq!(m.position(), Vec2::new(0.0, 2.0));
 }
+
+/// Six stairs of `rise` and 0.6 m tread from x = 2, walked at 2 m/s for 3 s by a mover whose
+/// auto-step is `step_height`: whether it reached the top (5 rises up at least), and how high
+/// it got.
+fn climbs_stairs(rise: f32, step_height: f32) -> (bool, f32) {
+    let mut w = flat();
+    for k in 0..6 {
+        let x = 2.0 + 0.6 * k as f32;
+        let top = rise * (k + 1) as f32;
+        boxed(&mut w, Vec2::new(x + 0.3, top * 0.5), Vec2::new(0.3, top * 0.5), 0.0);
+    }
+    let mut m = CharacterMover::new(&MoverDef { step_height, ..MoverDef::default() }, Vec2::new(0.0, STAND)).unwrap();
+    let mut v = Vec2::ZERO;
+    let mut highest = 0.0f32;
+    for _ in 0..180 {
+        v = step(&mut w, &mut m, 2.0, v);
+        highest = highest.max(m.position().y - STAND);
+    }
+    (highest > 5.0 * rise, highest)
+}
+
+#[test]
+fn climbs_stairs_of_30_cm_with_auto_step_35_cm_and_not_40_cm_ones() {
+    for (rise, step_height, climbs) in
+        [(0.3f32, 0.35f32, true), (0.4, 0.35, false), (0.3, 0.25, false), (0.34, 0.35, true), (0.36, 0.35, false)]
+    {
+        let (top, highest) = climbs_stairs(rise, step_height);
+        assert_eq!(top, climbs, "rise {rise} with auto-step {step_height}: got {highest} m up");
+        if !climbs {
+            // Not even the first stair.
+            assert!(highest < 0.05, "rise {rise} with auto-step {step_height}: got {highest} m up");
+        }
+    }
+}
+
+#[test]
+fn at_50_m_s_never_passes_a_1_cm_wall() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5050);
+    for case in 0..100 {
+        let mut w = flat();
+        let dir = if rng.random_bool(0.5) { 1.0f32 } else { -1.0 };
+        let distance = rng.random_range(1.0f32..20.0);
+        // Taller than the auto-step (or it would be a stair), up to well over the mover.
+        let height = rng.random_range(0.4f32..3.0);
+        let start_x = rng.random_range(-5.0f32..5.0);
+        // The wall's near face `distance` ahead of the capsule's front.
+        let face = start_x + dir * (0.3 + distance);
+        let wall = boxed(&mut w, Vec2::new(face + dir * 0.005, height * 0.5), Vec2::new(0.005, height * 0.5), 0.0);
+        let mut m = CharacterMover::new(&MoverDef::default(), Vec2::new(start_x, STAND)).unwrap();
+        let mut v = Vec2::ZERO;
+        let steps = (distance / (50.0 * DT)) as usize + 30;
+        for s in 0..steps {
+            v = step(&mut w, &mut m, 50.0 * dir, v);
+            let p = m.position();
+            assert!(p.is_finite(), "case {case} step {s}");
+            // On its own side: the capsule's front short of the wall's near face.
+            let front = (p.x - face) * dir + 0.3;
+            assert!(front < 0.0, "case {case} step {s}: the mover crossed the wall ({front} m past its face)");
+            let g = gap(&w, &m, wall);
+            assert!(g > 0.005, "case {case} step {s}: gap {g} to the wall at {face} ({height} m tall), mover at {p}");
+            assert!(p.y < STAND + 0.01 && p.y > STAND - 0.01, "case {case} step {s}: at {p} (over or under)");
+        }
+        // It ended against the wall, a skin away, stopped.
+        let g = gap(&w, &m, wall);
+        assert!((g - 0.01).abs() < 0.003, "case {case}: gap {g}");
+        assert!(v.x.abs() < 1e-3, "case {case}: still running at {v}");
+    }
+}

@@ -439,6 +439,13 @@ impl CharacterMover {
             landing = self.land(world, fall)?;
         }
         let climbed = (self.position - start).dot(up) > self.def.skin;
+        // The ground it lands on is at most the step height above the ground it stood on (a
+        // skin below its lowest point): its round bottom could otherwise sit on the edge of a
+        // step up to `radius * (1 - cos max_slope)` higher, a walkable corner it would then
+        // walk up.
+        let lowest = start.dot(up) + self.def.center1.dot(up).min(self.def.center2.dot(up)) - self.def.radius;
+        let floor = lowest - self.def.skin;
+        let landing = landing.filter(|h| h.point.dot(up) - floor <= self.def.step_height + 1e-3);
         match landing.filter(|h| self.walkable(h.normal)) {
             Some(h) if climbed && f_on * level.length() > self.def.skin => {
                 self.position += fall * self.cast(world, fall)?.0;
