@@ -295,6 +295,9 @@ pub(crate) struct ContactSolver {
     rolling_lanes: Vec<RollingLanes>,
     /// Whether some contact of the step has rolling resistance.
     rolling: bool,
+    /// Whether some contact of the step has rolling resistance or a tangent speed: the passes
+    /// are compiled with and without that work, so that a step without pays nothing for it.
+    extras: bool,
     /// The length of the state array the bundles were prepared with: every state slot in
     /// `bundles` is of a state below it (`prepare` read each), so the stages index without
     /// bounds checks.
@@ -645,7 +648,7 @@ impl ContactSolver {
         self.cold.resize(count, BundleCold::default());
         self.separations.resize(count, Default::default());
         self.rolling_lanes.resize(count, RollingLanes::default());
-        let mut rolling = false;
+        let (mut rolling, mut tangent) = (false, false);
         let warm = if k.warm_starting { 1.0 } else { 0.0 };
         let input = |index: u32| {
             let c = &contacts.items[index as usize];
@@ -664,8 +667,10 @@ impl ContactSolver {
                 *lane = ConstraintInput::EMPTY;
             }
             rolling |= prepare_bundle(inputs.each_ref(), states, bundle, cold, separations, roll);
+            tangent |= bundle.tangent_speed.iter().any(|&t| t != 0.0);
         }
         self.rolling = rolling;
+        self.extras = rolling || tangent;
         (self.color_sizes, self.overflow_count) = graph.sizes();
     }
 
@@ -674,21 +679,23 @@ impl ContactSolver {
         #[cfg(target_arch = "x86_64")]
         if self.encoding.avx() {
             // SAFETY: `avx()` is true only where AVX was detected on this machine.
-            return unsafe { self.warm_start_avx(states) };
+            return unsafe {
+                if self.extras { self.warm_start_avx::<true>(states) } else { self.warm_start_avx::<false>(states) }
+            };
         }
-        self.warm_start_in(states)
+        if self.extras { self.warm_start_in::<true>(states) } else { self.warm_start_in::<false>(states) }
     }
 
     /// [`Self::warm_start`] compiled with AVX's encodings.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx")]
-    fn warm_start_avx(&self, states: &mut [BodyState]) {
-        self.warm_start_in(states)
+    fn warm_start_avx<const EXTRAS: bool>(&self, states: &mut [BodyState]) {
+        self.warm_start_in::<EXTRAS>(states)
     }
 
     /// The body of [`Self::warm_start`], inlined into each encoding's version.
     #[inline(always)]
-    fn warm_start_in(&self, states: &mut [BodyState]) {
+    fn warm_start_in<const EXTRAS: bool>(&self, states: &mut [BodyState]) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let rolling = self.rolling;
         for (i, c) in self.bundles.iter().enumerate() {
@@ -704,7 +711,7 @@ impl ContactSolver {
                 let moments = (moment(&p.normal_arm_a, &p.tangent_arm_a), moment(&p.normal_arm_b, &p.tangent_arm_b));
                 apply(&mut a, &mut b, &m, impulse, moments);
             }
-            if rolling {
+            if EXTRAS && rolling {
                 warm_start_rolling(&mut a, &mut b, &m, &self.rolling_lanes[i]);
             }
             // SAFETY: as for the gather.
@@ -722,28 +729,38 @@ impl ContactSolver {
         if self.encoding.avx() {
             // SAFETY: `avx()` is true only where AVX was detected on this machine.
             return unsafe {
-                if use_bias { self.pass_avx::<true>(states, k) } else { self.pass_avx::<false>(states, k) }
+                match (use_bias, self.extras) {
+                    (true, true) => self.pass_avx::<true, true>(states, k),
+                    (true, false) => self.pass_avx::<true, false>(states, k),
+                    (false, true) => self.pass_avx::<false, true>(states, k),
+                    (false, false) => self.pass_avx::<false, false>(states, k),
+                }
             };
         }
-        if use_bias { self.pass::<true>(states, k) } else { self.pass::<false>(states, k) }
+        match (use_bias, self.extras) {
+            (true, true) => self.pass::<true, true>(states, k),
+            (true, false) => self.pass::<true, false>(states, k),
+            (false, true) => self.pass::<false, true>(states, k),
+            (false, false) => self.pass::<false, false>(states, k),
+        }
     }
 
     /// [`Self::pass`] compiled with AVX's encodings.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx")]
-    fn pass_avx<const BIAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
-        self.pass_in::<BIAS>(states, k)
+    fn pass_avx<const BIAS: bool, const EXTRAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        self.pass_in::<BIAS, EXTRAS>(states, k)
     }
 
-    /// [`Self::solve`] in the baseline encoding, compiled once with bias and softness and once
-    /// without.
-    fn pass<const BIAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
-        self.pass_in::<BIAS>(states, k)
+    /// [`Self::solve`] in the baseline encoding, compiled with and without bias and softness,
+    /// and with and without rolling resistance and tangent speeds (`EXTRAS`).
+    fn pass<const BIAS: bool, const EXTRAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
+        self.pass_in::<BIAS, EXTRAS>(states, k)
     }
 
     /// The body of [`Self::pass`], inlined into each encoding's version.
     #[inline(always)]
-    fn pass_in<const BIAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
+    fn pass_in<const BIAS: bool, const EXTRAS: bool>(&mut self, states: &mut [BodyState], k: &StepConstants) {
         assert!(states.len() >= self.state_count, "the states the bundles were prepared with");
         let inv_h = Vec4::splat(k.inv_h);
         let min_bias = Vec4::splat(-k.push_max_speed);
@@ -806,17 +823,17 @@ impl ContactSolver {
             let (tx, ty) = (ny, -nx);
             // Friction drives the tangent speed toward the contact's (zero but on conveyor
             // belts: `x - 0` is `x`, bit for bit).
-            let target = ld(&c.tangent_speed);
+            let target = if EXTRAS { ld(&c.tangent_speed) } else { Vec4::ZERO };
             for (p, limit) in c.points.iter_mut().zip(limits) {
                 let tangent = p.tangent(tx, ty);
-                let vt = speed_along(&a, &b, &tangent) - target;
+                let vt = if EXTRAS { speed_along(&a, &b, &tangent) - target } else { speed_along(&a, &b, &tangent) };
                 let old = ld(&p.tangent_impulse);
                 let new = (old - ld(&p.tangent_mass) * vt).min(limit).max(-limit);
                 let delta = new - old;
                 p.tangent_impulse = new.to_array();
                 apply_impulse(&mut a, &mut b, &m, delta, &tangent);
             }
-            if rolling {
+            if EXTRAS && rolling {
                 let total = ld(&c.points[0].normal_impulse) + ld(&c.points[1].normal_impulse);
                 solve_rolling(&mut a, &mut b, &m, &mut self.rolling_lanes[i], total);
             }

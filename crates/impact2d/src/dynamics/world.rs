@@ -294,7 +294,9 @@ pub struct World {
     /// The user's contact hooks (shared by clones).
     pub(crate) hooks: Hooks,
     /// The bodies the last step moved, by body index.
-    move_events: Vec<BodyMoveEvent>,
+    /// The bodies the last step moved (index and generation), in the awake set's order: the
+    /// move events are built from them when asked, so a step that no one asks pays a copy.
+    moved: Vec<(u32, u32)>,
     /// The contacts pre-solve disabled in this step, by index (a scratch list).
     pub(crate) scratch_disabled: Vec<u32>,
     /// Static proxies were added or removed: the static tree is rebuilt before the next step.
@@ -338,7 +340,7 @@ impl World {
             solver: Solver::default(),
             continuous: Continuous::default(),
             hooks: Hooks::default(),
-            move_events: Vec::new(),
+            moved: Vec::new(),
             scratch_disabled: Vec::new(),
             static_dirty: false,
             sensor_shapes: 0,
@@ -388,11 +390,10 @@ impl World {
         self.correct_joints_after_impacts(dt / substeps as f32);
         self.hold_bodies();
         let t_continuous = Instant::now();
-        self.collect_moves();
+        self.moved.clear();
+        let generations = &self.bodies.generations;
+        self.moved.extend(self.awake.iter().map(|&i| (i, generations[i as usize])));
         self.update_sleep(dt, self.step_count);
-        for event in &mut self.move_events {
-            event.fell_asleep = !self.bodies[event.body.index()].is_awake();
-        }
         let t_sleep = Instant::now();
         self.events.append(&mut self.pending_events);
         self.events.contact_hit.append(&mut self.solver.hits);
@@ -472,31 +473,27 @@ impl World {
 
     /// The bodies the last step moved, in body handle order: every awake kinematic and
     /// dynamic body of the step (resting ones that are still awake included), with its
-    /// transform at the end of the step and whether it fell asleep then (see
-    /// [`BodyMoveEvent`]). Empty before the first step.
-    pub fn body_move_events(&self) -> &[BodyMoveEvent] {
-        &self.move_events
-    }
-
-    /// The move events of the step: the awake bodies (those the step moved), before sleep,
-    /// in body index order.
-    fn collect_moves(&mut self) {
-        let mut order = std::mem::take(&mut self.scratch_bodies);
-        order.clear();
-        order.extend_from_slice(&self.awake);
-        order.sort_unstable();
-        self.move_events.clear();
-        for &index in &order {
-            let b = &self.bodies[index];
-            let body = BodyId::new(index, self.bodies.generations[index as usize], self.id);
-            self.move_events.push(BodyMoveEvent {
-                body,
-                transform: b.transform,
-                fell_asleep: false,
-                user_data: b.user_data,
-            });
-        }
-        self.scratch_bodies = order;
+    /// transform now (the end of the step, unless the program moved it since) and whether it
+    /// is asleep (it fell asleep at the end of the step, unless woken since; see
+    /// [`BodyMoveEvent`]). Bodies destroyed since the
+    /// step are left out. Empty before the first step. Built when asked (the step only keeps
+    /// which bodies moved).
+    pub fn body_move_events(&self) -> Vec<BodyMoveEvent> {
+        let mut moved: Vec<(u32, u32)> =
+            self.moved.iter().copied().filter(|&(i, generation)| self.bodies.is_live(i, generation)).collect();
+        moved.sort_unstable();
+        moved
+            .into_iter()
+            .map(|(index, generation)| {
+                let b = &self.bodies[index];
+                BodyMoveEvent {
+                    body: BodyId::new(index, generation, self.id),
+                    transform: b.transform,
+                    fell_asleep: !b.is_awake(),
+                    user_data: b.user_data,
+                }
+            })
+            .collect()
     }
 
     /// Contacts that began touching in the last step, sorted by shape handles.
