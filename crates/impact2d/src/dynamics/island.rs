@@ -297,6 +297,7 @@ impl World {
             self.bodies[body].linear_velocity = crate::math::Vec2::ZERO;
             self.bodies[body].angular_velocity = 0.0;
             self.awake_remove(body);
+            self.slept.push((body, self.bodies.generations[body as usize]));
         }
         for &island in &candidates {
             if self.islands.items[island as usize].min_sleep_time < TIME_TO_SLEEP {
@@ -329,6 +330,7 @@ impl World {
             b.sleep_time = 0.0;
             let next = b.island_next;
             self.awake_remove(body);
+            self.slept.push((body, self.bodies.generations[body as usize]));
             body = next;
         }
     }

@@ -293,10 +293,10 @@ pub struct World {
     pub(crate) continuous: Continuous,
     /// The user's contact hooks (shared by clones).
     pub(crate) hooks: Hooks,
-    /// The bodies the last step moved, by body index.
-    /// The bodies the last step moved (index and generation), in the awake set's order: the
-    /// move events are built from them when asked, so a step that no one asks pays a copy.
-    moved: Vec<(u32, u32)>,
+    /// The bodies (index and generation) that fell asleep at the end of the last step: with
+    /// the awake set, what the move events are built from when asked, so a step pays nothing
+    /// for them.
+    pub(crate) slept: Vec<(u32, u32)>,
     /// The contacts pre-solve disabled in this step, by index (a scratch list).
     pub(crate) scratch_disabled: Vec<u32>,
     /// Static proxies were added or removed: the static tree is rebuilt before the next step.
@@ -340,7 +340,7 @@ impl World {
             solver: Solver::default(),
             continuous: Continuous::default(),
             hooks: Hooks::default(),
-            moved: Vec::new(),
+            slept: Vec::new(),
             scratch_disabled: Vec::new(),
             static_dirty: false,
             sensor_shapes: 0,
@@ -390,9 +390,7 @@ impl World {
         self.correct_joints_after_impacts(dt / substeps as f32);
         self.hold_bodies();
         let t_continuous = Instant::now();
-        self.moved.clear();
-        let generations = &self.bodies.generations;
-        self.moved.extend(self.awake.iter().map(|&i| (i, generations[i as usize])));
+        self.slept.clear();
         self.update_sleep(dt, self.step_count);
         let t_sleep = Instant::now();
         self.events.append(&mut self.pending_events);
@@ -472,16 +470,23 @@ impl World {
     // ---- events ----
 
     /// The bodies the last step moved, in body handle order: every awake kinematic and
-    /// dynamic body of the step (resting ones that are still awake included), with its
-    /// transform now (the end of the step, unless the program moved it since) and whether it
-    /// is asleep (it fell asleep at the end of the step, unless woken since; see
-    /// [`BodyMoveEvent`]). Bodies destroyed since the
-    /// step are left out. Empty before the first step. Built when asked (the step only keeps
-    /// which bodies moved).
+    /// dynamic body of the step (resting ones that are still awake included) and those that
+    /// fell asleep at its end, with its transform and whether it sleeps (see
+    /// [`BodyMoveEvent`]). Built when asked from the world as it is: bodies the program
+    /// destroyed, woke, put to sleep or moved since the step show as they are now. Empty
+    /// before the first step.
     pub fn body_move_events(&self) -> Vec<BodyMoveEvent> {
-        let mut moved: Vec<(u32, u32)> =
-            self.moved.iter().copied().filter(|&(i, generation)| self.bodies.is_live(i, generation)).collect();
+        if self.step_count == 0 {
+            return Vec::new();
+        }
+        let generations = &self.bodies.generations;
+        let awake = self.awake.iter().map(|&i| (i, generations[i as usize]));
+        let mut moved: Vec<(u32, u32)> = awake
+            .chain(self.slept.iter().copied())
+            .filter(|&(i, generation)| self.bodies.is_live(i, generation))
+            .collect();
         moved.sort_unstable();
+        moved.dedup();
         moved
             .into_iter()
             .map(|(index, generation)| {
