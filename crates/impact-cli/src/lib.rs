@@ -18,6 +18,7 @@ mod json;
 pub mod one_way;
 pub mod render;
 pub mod replay;
+pub mod run_snapshot;
 pub mod scene;
 pub mod scenes;
 pub mod simulation;

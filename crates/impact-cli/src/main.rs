@@ -1,7 +1,8 @@
 //! `impact`, the command line of the impact physics library.
 //!
 //! `impact` alone runs the showcase and writes its replay; `impact run` runs a scene and
-//! writes what is asked (summary, trace, replay, PNG frames); `impact bench` times scenes;
+//! writes what is asked (summary, trace, replay, PNG frames, a run snapshot); `impact resume`
+//! goes on from a run snapshot; `impact bench` times scenes;
 //! `impact list`, `impact export` and `impact check` show, write and check scene files (see
 //! `docs/scene-format.md`); `impact toi` answers time-of-impact queries in batch (see
 //! `docs/toi-format.md`); `impact stress` runs generated adversarial scenes with
@@ -34,6 +35,8 @@ struct Cli {
 enum Command {
     /// Run a scene file or a built-in scene; write a summary, a trace, a replay, PNG frames
     Run(run_command::RunArgs),
+    /// Go on with a run saved by `impact run --save-at STEP FILE`, bit for bit
+    Resume(run_command::ResumeArgs),
     /// Time scenes headless (the benchmark scenes by default): ms per step and phase shares
     Bench(bench_command::BenchArgs),
     /// Answer time-of-impact queries, 2D or 3D: one JSON object per line in, one per line out
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
     match &cli.command {
         None => finish(run_command::showcase(), run_command::RunError::is_broken_pipe),
         Some(Command::Run(args)) => finish(run_command::run(args), run_command::RunError::is_broken_pipe),
+        Some(Command::Resume(args)) => finish(run_command::resume(args), run_command::RunError::is_broken_pipe),
         Some(Command::Bench(args)) => finish(bench_command::bench(args), run_command::RunError::is_broken_pipe),
         Some(Command::Toi(args)) => finish(toi_command::run(args), toi_command::CommandError::is_broken_pipe),
         Some(Command::List) => finish(scene_command::list(), scene_command::FileError::is_broken_pipe),

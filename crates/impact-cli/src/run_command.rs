@@ -11,6 +11,7 @@ use clap::Args;
 use impact_cli::build::BuildError;
 use impact_cli::render::{self, Layers, RenderError};
 use impact_cli::replay::{CONTACT_BUDGET, Recorder, frame_stride};
+use impact_cli::run_snapshot::ResumeError;
 use impact_cli::scene::ValidScene;
 use impact_cli::simulation::{Simulation, Summary};
 use impact_cli::{scenes, simulation};
@@ -48,6 +49,36 @@ pub struct RunArgs {
     /// Write a PNG frame every K steps (and of the start) into DIR as step-NNNNNN.png
     #[arg(long, num_args = 2, value_names = ["K", "DIR"])]
     pub png_every: Option<Vec<String>>,
+    /// Save the run after STEP steps (0: before the first) as a run snapshot FILE, which
+    /// `impact resume FILE` goes on from, bit for bit
+    #[arg(long, num_args = 2, value_names = ["STEP", "FILE"])]
+    pub save_at: Option<Vec<String>>,
+}
+
+/// `impact resume`: a run saved by `impact run --save-at`, continued.
+#[derive(Clone, Debug, Default, Args)]
+pub struct ResumeArgs {
+    /// A run snapshot written by `impact run --save-at STEP FILE`
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Steps to take; the rest of the scene's own count by default
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub steps: Option<u32>,
+    /// Write the end state and statistics as JSON
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// Write every body's position and angle after each step, one JSON line per step
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Write a replay of the resumed steps: one HTML file with a player
+    #[arg(long, value_name = "FILE.html")]
+    pub replay: Option<PathBuf>,
+    /// Write the last frame as a PNG image
+    #[arg(long, value_name = "FILE.png")]
+    pub png: Option<PathBuf>,
+    /// Save the run again after STEP steps in all (counting the saved ones) as FILE
+    #[arg(long, num_args = 2, value_names = ["STEP", "FILE"])]
+    pub save_at: Option<Vec<String>>,
 }
 
 /// Why a run stopped.
@@ -79,6 +110,27 @@ pub enum RunError {
     /// `--png-every K DIR` with a K that is not a positive whole number.
     #[error("--png-every: K must be a whole number of steps, at least 1; got `{0}`")]
     PngEvery(String),
+    /// `--save-at STEP FILE` with a STEP the run does not reach.
+    #[error("--save-at: STEP must be a whole number of steps from {first} to {last} for this run; got `{got}`")]
+    SaveAt {
+        /// The argument given.
+        got: String,
+        /// The run's first and last step.
+        first: u32,
+        /// The last step the run takes.
+        last: u32,
+    },
+    /// `impact resume` on a file that is not a run snapshot this build can resume.
+    #[error("{name}: {source}")]
+    Resume {
+        /// The file.
+        name: String,
+        /// What is wrong with it.
+        source: ResumeError,
+    },
+    /// `impact resume` on a run saved at its scene's last step, without `--steps`.
+    #[error("{0}: the run was saved after its last step ({1}); give --steps N to go on")]
+    NothingLeft(String, u32),
 }
 
 impl RunError {
@@ -106,7 +158,7 @@ pub fn showcase() -> Result<ExitCode, RunError> {
 /// Errors: [`RunError`] for files that cannot be read or written and frames that cannot be
 /// drawn.
 pub fn run(args: &RunArgs) -> Result<ExitCode, RunError> {
-    let every = png_every(args)?;
+    png_every(args)?;
     let (label, scene) = match resolve(args.scene.as_deref())? {
         Ok(found) => found,
         Err(message) => {
@@ -114,7 +166,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, RunError> {
             return Ok(ExitCode::from(EXIT_INVALID));
         }
     };
-    let mut sim = match Simulation::new(&scene) {
+    let sim = match Simulation::new(&scene) {
         Ok(sim) => sim,
         Err(BuildError { path, source }) => {
             eprintln!("{label}: {path}: {source}");
@@ -122,23 +174,92 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, RunError> {
         }
     };
     let steps = args.steps.unwrap_or(scene.scene().steps);
-    let mut outputs = Outputs::open(args, every, &scene, &sim, steps)?;
+    drive(args, &scene, sim, steps)
+}
+
+/// `impact resume`: loads the run snapshot (exit code 2 and the file's problem on stderr when
+/// it cannot be resumed), then goes on as `impact run` does.
+///
+/// Errors: [`RunError`] for files that cannot be read or written and frames that cannot be
+/// drawn.
+pub fn resume(args: &ResumeArgs) -> Result<ExitCode, RunError> {
+    let (name, bytes) = read_input(&args.file)?;
+    let (scene, sim) = match Simulation::resume(&bytes) {
+        Ok(found) => found,
+        Err(source) => {
+            eprintln!("impact: {}", RunError::Resume { name, source });
+            return Ok(ExitCode::from(EXIT_INVALID));
+        }
+    };
+    let steps = match args.steps {
+        Some(n) => n,
+        None => match scene.scene().steps.checked_sub(sim.steps()).filter(|&n| n > 0) {
+            Some(n) => n,
+            None => return Err(RunError::NothingLeft(name, sim.steps())),
+        },
+    };
+    let run_args = RunArgs {
+        scene: None,
+        steps: Some(steps),
+        summary: args.summary.clone(),
+        trace: args.trace.clone(),
+        replay: args.replay.clone(),
+        png: args.png.clone(),
+        png_every: None,
+        save_at: args.save_at.clone(),
+    };
+    drive(&run_args, &scene, sim, steps)
+}
+
+/// Runs `steps` steps of `sim` (built from `scene`), writing what `args` asks.
+fn drive(args: &RunArgs, scene: &ValidScene, mut sim: Simulation, steps: u32) -> Result<ExitCode, RunError> {
+    let every = png_every(args)?;
+    let first = sim.steps();
+    let save_at = save_at(args, first, first + steps)?;
+    let mut outputs = Outputs::open(args, every, scene, &sim, steps)?;
     let started = Instant::now();
     let progress = Progress::new(u64::from(steps));
-    for step in 1..=steps {
+    save_if_due(&save_at, scene, &sim)?;
+    for _ in 0..steps {
+        let step = sim.steps() + 1;
         sim.step().map_err(|source| RunError::Step { step, source })?;
         if let Some(body) = sim.first_non_finite_body() {
             return Err(RunError::NonFinite { step, body });
         }
-        outputs.after_step(&sim, step == steps)?;
+        outputs.after_step(&sim, step == first + steps)?;
+        save_if_due(&save_at, scene, &sim)?;
         progress.advance(started);
     }
     progress.finish();
     let wall = started.elapsed();
     let summary = sim.summary();
-    let written = outputs.finish(&summary)?;
+    let mut written = outputs.finish(&summary)?;
+    if let Some((step, path)) = &save_at {
+        written.push(format!("run snapshot: {} (after step {step}); `impact resume` goes on from it", path.display()));
+    }
     print_summary(&summary, wall, &written).map_err(|source| FileError::Write { name: "<stdout>".into(), source })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--save-at STEP FILE`, checked against the run's steps `first..=last`.
+fn save_at(args: &RunArgs, first: u32, last: u32) -> Result<Option<(u32, PathBuf)>, RunError> {
+    let Some(values) = &args.save_at else { return Ok(None) };
+    let [step, file] = values.as_slice() else { unreachable!("clap takes exactly two values") };
+    match step.parse::<u32>() {
+        Ok(step) if (first..=last).contains(&step) => Ok(Some((step, PathBuf::from(file)))),
+        _ => Err(RunError::SaveAt { got: step.clone(), first, last }),
+    }
+}
+
+/// Writes the run snapshot when the run has taken the steps it is due at.
+fn save_if_due(save_at: &Option<(u32, PathBuf)>, scene: &ValidScene, sim: &Simulation) -> Result<(), RunError> {
+    match save_at {
+        Some((step, path)) if *step == sim.steps() => {
+            fs::write(path, sim.save(scene)).map_err(write_error(path))?;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The scene to run and the name its messages start with; `Ok(Err(message))` when the
@@ -227,7 +348,7 @@ impl Outputs {
             summary: args.summary.clone(),
             bounds,
             png_height,
-            step: 0,
+            step: sim.steps(),
             frames_written: 0,
         };
         outputs.write_every_frame(sim)?;

@@ -32,38 +32,40 @@ use crate::scene::{BodyType, MoverCommand, ValidScene};
 #[derive(Clone, Debug)]
 pub struct Simulation {
     name: String,
-    time_step: f32,
-    substeps: u32,
+    pub(crate) time_step: f32,
+    pub(crate) substeps: u32,
     names: Vec<String>,
     types: Vec<BodyType>,
     /// Each joint's name and type, in the scene's order.
     joints: Vec<(String, String)>,
-    built: SceneWorld,
+    pub(crate) built: SceneWorld,
+    /// The steps taken before this run began: 0, or the step its snapshot was saved at.
+    pub(crate) first_step: u32,
     profiles: Vec<StepProfile>,
     touching: Vec<u32>,
     /// The impacts continuous collision resolved, with the step (counted from 1) of each.
     tois: Vec<(u32, ToiEvent)>,
     /// Time-of-impact queries and impacts of continuous collision over all steps.
-    toi_calls: u64,
-    impacts: u64,
+    pub(crate) toi_calls: u64,
+    pub(crate) impacts: u64,
     /// The box around every shape as the scene starts (m).
-    start_bounds: Option<Aabb>,
+    pub(crate) start_bounds: Option<Aabb>,
     /// The scene's gravity (m/s²), which the movers fall by.
     gravity: Vec2,
     /// The character movers and the bodies that show them.
-    movers: Vec<MoverDriver>,
+    pub(crate) movers: Vec<MoverDriver>,
 }
 
 /// A character mover run by its script.
 #[derive(Clone, Debug)]
-struct MoverDriver {
-    mover: CharacterMover,
+pub(crate) struct MoverDriver {
+    pub(crate) mover: CharacterMover,
     /// The kinematic body placed where the mover is.
-    body: BodyId,
+    pub(crate) body: BodyId,
     script: Vec<MoverCommand>,
     /// The velocity kept from the last move (m/s) and the run speed commanded (m/s).
-    velocity: Vec2,
-    run: f32,
+    pub(crate) velocity: Vec2,
+    pub(crate) run: f32,
 }
 
 impl Simulation {
@@ -89,6 +91,7 @@ impl Simulation {
             types: s.bodies.iter().map(|b| b.body_type).collect(),
             joints: s.joints.iter().map(|j| (j.name.clone(), j.joint_type.clone())).collect(),
             built,
+            first_step: 0,
             profiles: Vec::new(),
             touching: Vec::new(),
             tois: Vec::new(),
@@ -171,9 +174,9 @@ impl Simulation {
         })
     }
 
-    /// The steps taken.
+    /// The steps taken (a resumed run counts on from the step its snapshot was saved at).
     pub fn steps(&self) -> u32 {
-        self.profiles.len() as u32
+        self.first_step + self.profiles.len() as u32
     }
 
     /// The simulated time (s): steps times the time step.

@@ -19,6 +19,7 @@
 /// [`Encoding::detected`] on a machine that has it (the field is private to this module), so
 /// the callers of the `avx` versions rely on it for their safety.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Encoding {
     avx: bool,
 }

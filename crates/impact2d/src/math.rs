@@ -18,6 +18,7 @@ use impact_core::trig::{PIO2_1, PIO2_2, PIO2_3};
 /// length ([`crate::QueryError::OutOfRange`]), and [`crate::Shape::aabb`] normalizes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rot {
     /// Cosine of the angle.
     pub c: f32,
@@ -100,6 +101,7 @@ impl Rot {
 
 /// A rigid transform: rotate by `q`, then translate by `p` (meters).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Transform {
     /// Translation in meters.
     pub p: Vec2,
@@ -167,6 +169,7 @@ impl std::ops::Mul for Transform {
 ///
 /// Source: the sweep of Catto, "Continuous Collision", GDC 2013.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sweep {
     /// Center of rotation in body coordinates (meters).
     pub local_center: Vec2,

@@ -55,6 +55,7 @@ pub(crate) fn is_leaf(child: u32) -> bool {
 /// An internal node: the records of its two children (box, reference, user data of a leaf).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(64))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Node {
     pub(crate) boxes: [Aabb; 2],
     pub(crate) children: [u32; 2],
@@ -71,6 +72,7 @@ const NO_BOX: Aabb = Aabb { lower: Vec2::INFINITY, upper: Vec2::NEG_INFINITY };
 
 /// What a proxy's record holds, kept by slot as well (see `DynamicTree::leaves`).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Leaf {
     pub(crate) fat: Aabb,
     pub(crate) user_data: u64,
@@ -79,6 +81,7 @@ pub(crate) struct Leaf {
 /// A proxy slot: the node whose child it is (`NULL` when it is the root, `FREE` when the
 /// slot is unused) and the generation that makes stale handles detectable.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Proxy {
     parent: u32,
     generation: u32,
@@ -110,6 +113,7 @@ pub struct TreeStats {
 /// Queries are in `tree_query.rs`, the full rebuild in `rebuild.rs`. Every operation leaves
 /// the tree unchanged when it returns an error.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DynamicTree {
     pub(crate) nodes: Vec<Node>,
     free_nodes: Vec<u32>,

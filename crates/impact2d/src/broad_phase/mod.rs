@@ -80,6 +80,7 @@ impl ProxyId {
 /// `a` sorts before `b` (by the key the structure orders pairs with), so a pair is reported
 /// once and the same pair always has the same orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pair<K> {
     /// The proxy with the smaller key.
     pub a: K,

@@ -21,6 +21,7 @@
 /// table of contacts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(transparent)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PairKey(pub u64);
 
 impl PairKey {
@@ -51,6 +52,7 @@ pub struct PairChanges<'a, P> {
 /// The live pairs and the per-update marks of moved and reset proxies, for raw keys whose
 /// low `K` bits (0 or 2) name a kind.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct PairSet<const K: u32> {
     live: Vec<PairKey>,
     next: Vec<PairKey>,
@@ -178,6 +180,7 @@ impl<const K: u32> PairSet<K> {
 /// test in the merge's inner loop is one load and one bit test (per-kind sets took three
 /// more loads to find the kind's words).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Marks(Vec<u64>);
 
 impl Marks {

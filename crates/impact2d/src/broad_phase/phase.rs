@@ -65,6 +65,7 @@ impl ProxyKind {
 /// other). Queries test their filter with [`Filter::should_pair`] too, so a query filter
 /// with a group index sees or skips the shapes of its group by the same rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
     /// The categories this proxy belongs to.
     pub category_bits: u64,
@@ -108,6 +109,7 @@ impl Filter {
 /// Stale handles are refused with [`BroadPhaseError::InvalidProxy`] (see [`ProxyId`]).
 /// Handles order by [`ProxyKey::raw`], the order pairs are reported in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ProxyKey {
     raw: u32,
     generation: u32,
@@ -153,6 +155,7 @@ impl ProxyPair {
 /// so that the common move, which stays inside the fat AABB, touches 32 bytes and nothing
 /// else (not even the tree).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Hot {
     /// A copy of the fat AABB in the tree.
     fat: Aabb,
@@ -174,6 +177,7 @@ const FREE_HOT: Hot = Hot {
 
 /// The rest of a proxy's state, by tree slot.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ProxyState {
     pub(crate) filter: Filter,
     /// Index into the fast list while flagged fast, else `NULL`.
@@ -187,6 +191,7 @@ const MIN_QUERIES_PER_THREAD: usize = 1024;
 
 /// A proxy waiting to query: its raw key and fat AABB; `raw == NULL` once it was removed.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct MoveEntry {
     raw: u32,
     fat: Aabb,
@@ -205,6 +210,7 @@ struct MoveEntry {
 ///
 /// Nothing allocates per step once the buffers have grown to their working size.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadPhase {
     pub(crate) trees: [DynamicTree; 3],
     hot: [Vec<Hot>; 3],

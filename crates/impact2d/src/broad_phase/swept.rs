@@ -16,6 +16,7 @@ use crate::math::Vec2;
 /// A pair found by [`BroadPhase::update_swept_pairs`], with the fraction of the step at which
 /// the swept boxes first touch.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SweptPair {
     /// The two proxies, at least one of them flagged fast; `pair.a.raw() < pair.b.raw()`.
     pub pair: ProxyPair,
@@ -26,6 +27,7 @@ pub struct SweptPair {
 
 /// A fast proxy's motion over the step.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct FastProxy {
     key: ProxyKey,
     start: Aabb,

@@ -3,6 +3,7 @@
 /// A set of `u32` as a bit vector: insert and remove in constant time, and iteration in
 /// increasing order that skips 64 absent values per word.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct BitSet {
     words: Vec<u64>,
 }

@@ -7,6 +7,7 @@ use crate::settings::{CONTINUOUS_SAFETY_FACTOR, MAX_CONTINUOUS_SAFETY_FACTOR, MA
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyType {
     /// Never moves; infinite mass. Collides with dynamic bodies only.
     #[default]
@@ -178,6 +179,7 @@ pub(crate) fn reduce_angle(angle: f32) -> f32 {
 /// The state is the center of mass `center` and the `angle`; `transform` (the body origin
 /// and rotation) is derived from them after every change.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Body {
     pub body_type: BodyType,
     /// Body origin and rotation (`rot` = `Rot::from_angle(angle)`).

@@ -114,6 +114,7 @@ pub(crate) fn check_rolling_resistance(resistance: f32) -> Result<(), WorldError
 
 /// The world's record of a shape.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Collider {
     pub body: u32,
     pub geometry: Shape,

@@ -30,6 +30,7 @@ use crate::settings::{
 /// order (`repr(C)`), so that the solver writes it as one row of its lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct PointImpulse {
     /// Accumulated normal impulse of the last step (N·s).
     pub normal: f32,
@@ -63,6 +64,7 @@ pub(crate) mod flags {
 
 /// A link of a body's doubly linked contact list: the neighbors' contact keys.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Edge {
     pub prev: u32,
     pub next: u32,
@@ -71,6 +73,7 @@ pub(crate) struct Edge {
 /// The world's record of a contact. Shape A has the smaller shape index; the manifold's
 /// normal goes from A to B.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Contact {
     pub shape_a: u32,
     pub shape_b: u32,
@@ -112,6 +115,7 @@ pub(crate) struct Contact {
 /// [`CONTACT_RECYCLE_ANGULAR_TOLERANCE`] of `pose`, [`RecycleRef::recycle`] rebuilds the
 /// manifold from these instead of colliding the shapes again.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct RecycleRef {
     /// B's body frame in A's (meters) when the manifold was computed.
     pub pose: Transform,
@@ -210,6 +214,7 @@ pub(crate) fn contact_key(index: u32, end: u32) -> u32 {
 
 /// A change of a contact's touching state found by the narrow phase, applied after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum TouchChange {
     Began(u32),
     Ended(u32),
@@ -242,6 +247,24 @@ impl Hasher for PairHasher {
 /// Contacts by pair key.
 pub(crate) type PairMap = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
 
+/// The pair map in snapshots: its entries sorted by key, so that equal maps write equal bytes
+/// whatever order their tables hold them in.
+#[cfg(feature = "serde")]
+pub(crate) mod pair_map_in_key_order {
+    use super::PairMap;
+
+    pub fn serialize<S: serde::Serializer>(map: &PairMap, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut entries: Vec<(u64, u32)> = map.iter().map(|(&k, &v)| (k, v)).collect();
+        entries.sort_unstable();
+        serde::Serialize::serialize(&entries, serializer)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<PairMap, D::Error> {
+        let entries: Vec<(u64, u32)> = serde::Deserialize::deserialize(deserializer)?;
+        Ok(entries.into_iter().collect())
+    }
+}
+
 /// How a contact combines the friction or the restitution of its two shapes
 /// ([`WorldDef::friction_mixing`](super::WorldDef::friction_mixing),
 /// [`WorldDef::restitution_mixing`](super::WorldDef::restitution_mixing)). Every rule is
@@ -249,6 +272,7 @@ pub(crate) type PairMap = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
 /// range ([`MAX_FRICTION`], [`MAX_RESTITUTION`]): only [`MixingRule::Multiply`] of two large
 /// coefficients can reach it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MixingRule {
     /// `(a + b) / 2`.
     Average,

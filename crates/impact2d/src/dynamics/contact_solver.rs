@@ -64,6 +64,7 @@ use crate::settings::{GRAPH_COLOR_COUNT, MAX_BODIES};
 /// does not change.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(32))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct BodyState {
     /// Linear velocity of the center of mass (m/s).
     pub v: Vec2,
@@ -85,6 +86,7 @@ pub(crate) const STILL_STATE: BodyState =
 /// `zeta` solved with time step `h` (Catto, "Soft Constraints"): the velocity bias per meter
 /// of error (1/s), and the scales of the effective mass and of the accumulated impulse.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Softness {
     pub bias_rate: f32,
     pub mass_scale: f32,
@@ -111,6 +113,7 @@ type Lanes = [f32; 4];
 /// arm, meters), so the passes read the four arms instead of the four anchor coordinates.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct PointLanes {
     /// `ra × n` and `rb × n`, the anchors relative to the centers of mass at the start of the
     /// step crossed with the normal (meters).
@@ -152,6 +155,7 @@ impl PointLanes {
 /// zero masses, so it changes nothing; a one-point contact's second point has zero masses.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Bundle {
     /// The bodies' states, as [`StateSlot`]s.
     body_a: [StateSlot; 4],
@@ -172,6 +176,7 @@ struct Bundle {
 /// contact of the step has rolling resistance.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct RollingLanes {
     /// The rolling resistance times the radius (meters); zero in lanes without.
     resistance: Lanes,
@@ -185,6 +190,7 @@ struct RollingLanes {
 /// that run every sub-step stream fewer bytes.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct BundleCold {
     /// The contact index of each lane, `NULL` for an empty lane.
     contacts: [u32; 4],
@@ -283,6 +289,7 @@ impl ConstraintInput {
 /// The contact solver's arrays, kept from step to step so that nothing is allocated once they
 /// have grown to their working size.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ContactSolver {
     bundles: Vec<Bundle>,
     /// Beside each bundle, its points' separations (meters) at the positions of the last relax

@@ -85,6 +85,7 @@ use glam::Vec4;
 
 /// What continuous collision does with the rest of a step after an impact.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ContinuousMode {
     /// The impact is resolved at the time of impact (a small impulse solve with restitution
     /// and friction) and the bodies move on with their new velocities for the rest of the
@@ -101,6 +102,7 @@ pub enum ContinuousMode {
 
 /// What continuous collision did in the last step ([`World::continuous_stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContinuousStats {
     /// Bodies found fast (bullets that moved, and deep bodies), whose motion was swept.
     pub fast_bodies: u32,
@@ -133,6 +135,7 @@ pub struct ContinuousStats {
 /// An impact continuous collision resolved in the last step ([`World::impact_events`]), in
 /// time order: where the time of impact found two shapes meeting.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ImpactEvent {
     /// The shape with the smaller handle.
     pub shape_a: ShapeId,
@@ -150,6 +153,7 @@ pub struct ImpactEvent {
 /// The motion of a body that continuous collision follows: from (`c0`, `a0`) at the
 /// fraction `t0` of the step to (`c1`, `a1`) at its end.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Track {
     body: u32,
     /// Where the body was at the start of the step (center, angle).
@@ -216,6 +220,7 @@ impl Track {
 /// A possible impact: shapes `shape_a` < `shape_b` reach the target gap at fraction `t`; or,
 /// when `pending`, a pair whose time of impact is still to compute, not before `t`.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Event {
     t: f32,
     key: u64,
@@ -239,6 +244,7 @@ struct Event {
 /// shape shrunk to its core (depth 1, [`CONTINUOUS_CORE_FRACTION`]) or to its centroid (depth
 /// 2) against the other's whole shape (see `World::advance`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Level {
     depth: u8,
     /// Which shape is shrunk: 0 shape A, 1 shape B (unused at depth 0).
@@ -289,6 +295,7 @@ impl Ord for Event {
 
 /// The scratch state of continuous collision, kept between steps.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Continuous {
     pub stats: ContinuousStats,
     /// The bodies the last step's continuous collision moved or gave new velocities (changed
@@ -1856,6 +1863,7 @@ struct PairSweeps {
 
 /// A shape in the moving set: whose it is.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Mover {
     shape: u32,
     body: u32,

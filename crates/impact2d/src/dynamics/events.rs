@@ -13,6 +13,7 @@ use crate::narrow_phase::Manifold;
 /// Two shapes began touching: their manifold has points (speculative points count, as the
 /// solver acts on them).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactBeginEvent {
     /// The shape with the smaller handle.
     pub shape_a: ShapeId,
@@ -24,6 +25,7 @@ pub struct ContactBeginEvent {
 
 /// Two shapes stopped touching (or one of them was destroyed while touching).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactEndEvent {
     /// The shape with the smaller handle.
     pub shape_a: ShapeId,
@@ -35,6 +37,7 @@ pub struct ContactEndEvent {
 /// contact point that took an impulse this step and whose approach speed before the step
 /// exceeded the threshold. One event per contact per step, at its fastest point.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactHitEvent {
     /// The shape with the smaller handle.
     pub shape_a: ShapeId,
@@ -50,6 +53,7 @@ pub struct ContactHitEvent {
 
 /// A shape began overlapping a sensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SensorBeginEvent {
     /// The sensor shape.
     pub sensor: ShapeId,
@@ -59,6 +63,7 @@ pub struct SensorBeginEvent {
 
 /// A shape stopped overlapping a sensor (or one of the two was destroyed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SensorEndEvent {
     /// The sensor shape.
     pub sensor: ShapeId,
@@ -85,6 +90,7 @@ pub struct BodyMoveEvent {
 
 /// The event lists of one step.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Events {
     pub contact_begin: Vec<ContactBeginEvent>,
     pub contact_end: Vec<ContactEndEvent>,

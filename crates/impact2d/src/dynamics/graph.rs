@@ -36,6 +36,7 @@ const ALL_COLORS: u32 = if GRAPH_COLOR_COUNT == 32 { u32::MAX } else { (1u32 << 
 
 /// The colors of the contacts being solved.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ConstraintGraph {
     /// Per color, then the overflow: the contact indices it holds, in the order they came
     /// (up to the swaps of removal).

@@ -29,6 +29,33 @@ pub(crate) fn next_world_id() -> u32 {
     }
 }
 
+#[cfg(feature = "serde")]
+std::thread_local! {
+    /// The identity of the world a snapshot is loading into on this thread, 0 otherwise:
+    /// what a handle read from the snapshot is bound to.
+    static LOADING_WORLD_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// The identity handles read now are bound to (see [`LOADING_WORLD_ID`]).
+#[cfg(feature = "serde")]
+fn loading_world_id() -> u32 {
+    LOADING_WORLD_ID.with(|id| id.get())
+}
+
+/// Runs `load` with handles read during it bound to world `id`, then unbinds them (also when
+/// `load` fails).
+#[cfg(feature = "serde")]
+pub(crate) fn with_loading_world<T>(id: u32, load: impl FnOnce() -> T) -> T {
+    struct Reset(u32);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            LOADING_WORLD_ID.with(|id| id.set(self.0));
+        }
+    }
+    let _reset = Reset(LOADING_WORLD_ID.with(|cell| cell.replace(id)));
+    load()
+}
+
 macro_rules! handle {
     ($(#[$doc:meta])* $name:ident, $kind:literal) => {
         $(#[$doc])*
@@ -113,6 +140,25 @@ macro_rules! handle {
                 write!(f, "{}#{}v{}", $kind, self.index, self.generation)
             }
         }
+
+        /// Written as its index and generation: a world's identity belongs to the process
+        /// that made it. A handle read while a snapshot loads belongs to the loaded world;
+        /// one read elsewhere belongs to no world until [`World::adopt`](super::World::adopt)
+        /// binds it.
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serde::Serialize::serialize(&(self.index, self.generation), serializer)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let (index, generation) = <(u32, u32) as serde::Deserialize>::deserialize(deserializer)?;
+                Ok($name::new(index, generation, loading_world_id()))
+            }
+        }
     };
 }
 
@@ -141,6 +187,7 @@ handle!(
 /// first out (so the same calls reuse the same slots, run after run), and each slot's
 /// generation is bumped when its object is destroyed.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Slots<T> {
     pub items: Vec<T>,
     pub generations: Vec<u32>,

@@ -26,6 +26,7 @@ use crate::settings::{SLEEP_ANGULAR_THRESHOLD, SLEEP_LINEAR_THRESHOLD, TIME_TO_S
 
 /// One island: a doubly linked list of bodies through `Body::island_prev/next`.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Island {
     pub head: u32,
     pub tail: u32,
@@ -41,6 +42,7 @@ pub(crate) struct Island {
 
 /// The islands, in generational-free slots (islands have no public handles).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Islands {
     pub items: Vec<Island>,
     free: Vec<u32>,

@@ -21,6 +21,7 @@ use crate::settings::{
 /// A joint to create ([`World::create_joint`](super::World::create_joint)): the two bodies,
 /// the kind with its options, and what every joint has.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointDef {
     /// Body A (the reference body of angles, axes and offsets).
     pub body_a: BodyId,
@@ -51,6 +52,7 @@ impl JointDef {
 
 /// The kinds of joint, each with its options.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum JointKind {
     /// A pin: B turns about a point shared with A.
     Revolute(RevoluteDef),
@@ -72,6 +74,7 @@ pub enum JointKind {
 
 /// Options of a revolute joint. Angles are B's angle relative to A (radians), zero at creation.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RevoluteDef {
     /// The pivot, in world coordinates at creation (meters).
     pub anchor: Vec2,
@@ -116,6 +119,7 @@ impl RevoluteDef {
 /// Options of a prismatic joint. Translations are along the axis (meters), the distance from
 /// anchor A to anchor B projected on it (zero when the anchors coincide).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrismaticDef {
     /// The anchor on A, in world coordinates at creation (meters).
     pub anchor_a: Vec2,
@@ -168,6 +172,7 @@ impl PrismaticDef {
 /// Options of a distance joint: a rigid rod of `length` when the spring is off; a spring of
 /// rest length `length` when it is on (hertz 0: no spring force, a rope when the limit is on).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceDef {
     /// The anchor on A, in world coordinates at creation (meters).
     pub anchor_a: Vec2,
@@ -218,6 +223,7 @@ impl DistanceDef {
 
 /// Options of a weld joint: rigid when a frequency is 0, else soft (a spring) on that part.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WeldDef {
     /// The weld point, in world coordinates at creation (meters).
     pub anchor: Vec2,
@@ -241,6 +247,7 @@ impl WeldDef {
 /// Options of a wheel joint. Translations are along the suspension axis (meters), as for a
 /// prismatic joint; the motor drives B's rotation relative to A.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WheelDef {
     /// The suspension's anchor on A (the chassis), world coordinates at creation (meters).
     pub anchor_a: Vec2,
@@ -294,6 +301,7 @@ impl WheelDef {
 /// and `max_torque` (Box2D v3's motor joint). With A static, it drags B toward a point: the
 /// mouse joint's job.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MotorDef {
     /// B's target center of mass in A's frame (meters; within
     /// [`MAX_COORDINATE`](crate::settings::MAX_COORDINATE)).
@@ -320,6 +328,7 @@ impl MotorDef {
 
 /// A joint broke or was destroyed with its body.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum JointEvent {
     /// The joint's reaction force or torque exceeded its break threshold in the step: it was
     /// disabled (it stays in the world; [`World::set_joint_enabled`](super::World::set_joint_enabled)
@@ -346,6 +355,7 @@ pub enum JointEvent {
 /// The accumulated impulses of a joint (N·s and N·m·s per sub-step), kept from step to step
 /// for warm starting.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct JointImpulses {
     /// The point constraint (revolute, weld, motor joint) or, for prismatic and wheel joints,
     /// the impulse across the axis in `x` (and the prismatic angular one in `y`).
@@ -364,6 +374,7 @@ pub(crate) type JointKey = u32;
 
 /// The world's record of a joint.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Joint {
     /// The definition as given (its world anchors are those at creation).
     pub def: JointDef,

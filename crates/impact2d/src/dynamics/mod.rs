@@ -32,6 +32,7 @@
 //! | `events.rs` | event types and buffers, body move events |
 //! | `queries.rs` | ray casts, shape casts, AABB and point overlap |
 //! | `mover.rs` | [`CharacterMover`]: a capsule moved by casts (slide, slopes, steps, snap, platforms, pushes) |
+//! | `snapshot.rs` | (feature `serde`) world snapshots: `World::save_snapshot`, `World::load_snapshot`, `World::adopt` |
 //! | `error.rs` | [`WorldError`] |
 //!
 //! Units: meters, kilograms, seconds, radians.
@@ -73,6 +74,8 @@ mod mover;
 mod moving_set;
 mod queries;
 mod sensor_sweep;
+#[cfg(feature = "serde")]
+mod snapshot;
 mod solver;
 mod world;
 
@@ -93,4 +96,6 @@ pub use hooks::ContactHooks;
 pub use joint::{DistanceDef, JointDef, JointEvent, JointKind, MotorDef, PrismaticDef, RevoluteDef, WeldDef, WheelDef};
 pub use mover::{CharacterMover, MoveOutput, MoverDef, MoverHit};
 pub use queries::CastHit;
+#[cfg(feature = "serde")]
+pub use snapshot::{Handle, SNAPSHOT_VERSION, SnapshotError};
 pub use world::{ContactData, StepProfile, World, WorldDef};

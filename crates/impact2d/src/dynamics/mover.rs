@@ -28,6 +28,7 @@ const PLANE_MARGIN: f32 = 4.0 * LINEAR_SLOP;
 
 /// The settings of a character mover. Units: meters, radians, newtons.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoverDef {
     /// The capsule: its core segment's ends relative to the mover's position (meters) and its
     /// radius (meters, positive). Default a standing capsule 1.8 m tall and 0.6 m wide, its
@@ -77,6 +78,7 @@ impl Default for MoverDef {
 
 /// A shape the mover touched during a move.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoverHit {
     /// The shape.
     pub shape: ShapeId,
@@ -102,6 +104,7 @@ pub struct MoveOutput {
 
 /// A character mover: a capsule at a position, and what it stands on.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CharacterMover {
     def: MoverDef,
     position: Vec2,

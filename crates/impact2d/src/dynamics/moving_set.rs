@@ -39,6 +39,7 @@ const TWO_PASS_BITS: u32 = 22;
 
 /// A box moving over (part of) the step: from `start` by `displacement` (meters).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct SweptBox {
     pub start: Aabb,
     pub displacement: Vec2,
@@ -60,6 +61,7 @@ impl SweptBox {
 
 /// How the body of a box moves over the step, for the relative-motion test.
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Motion {
     /// The motion of the body's center (meters).
     pub translation: Vec2,
@@ -89,6 +91,7 @@ impl Motion {
 /// The sorted (box, band) entries in columns, so the sweep tests [`LANES`] entries at once;
 /// followed by `LANES - 1` entries that meet nothing, so the last real entries fill lanes too.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Columns {
     /// The band (from the lowest) and the place of the sweep's lower x in it.
     key: Vec<u32>,
@@ -247,6 +250,7 @@ fn meet_lanes(c: &Columns, j: usize, probe: &Probe) -> (u32, bool) {
 
 /// The moving boxes of a step, sorted into bands for pair and box queries.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct MovingSet {
     /// The boxes in the order they were added, and their motions.
     pub boxes: Vec<SweptBox>,

@@ -37,6 +37,7 @@ use glam::{DVec2, Vec4};
 /// What velocity integration needs of a body, per step, as rows that line up with the
 /// first half of its [`BodyState`] (v, w, padding).
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct BodySim {
     /// The velocity gained per sub-step of `h` seconds from gravity and the applied force and
     /// torque: `h (s g + f / m)` (m/s), `h τ / I` (rad/s), then 0 (the padding stays zero).
@@ -49,6 +50,7 @@ pub(crate) struct BodySim {
 
 /// The solver's arrays, kept between steps.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Solver {
     /// Index 0 is the still state of static bodies; awake body `i` is at `i + 1`.
     pub states: Vec<BodyState>,
@@ -67,7 +69,8 @@ pub(crate) struct Solver {
     pub joint_order: Vec<u32>,
     pub joint_scratch: [Vec<u32>; 5],
     pub hits: Vec<ContactHitEvent>,
-    /// Milliseconds the last step spent in `finalize_bodies`.
+    /// Milliseconds the last step spent in `finalize_bodies` (a timing: not in snapshots).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub finalize_ms: f64,
     /// Whether a body ended the last solve beyond [`crate::settings::MAX_COORDINATE`] (then
     /// every awake body is held within it after continuous collision, else only the swept ones).
@@ -119,9 +122,9 @@ impl World {
             &mut solver.hits,
             k.hit_event_threshold,
         );
-        let start = std::time::Instant::now();
+        let start = self.def.enable_profiling.then(std::time::Instant::now);
         self.finalize_bodies();
-        self.solver.finalize_ms = start.elapsed().as_secs_f64() * 1e3;
+        self.solver.finalize_ms = start.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
     }
 
     /// Copies the awake bodies into the solver arrays.

@@ -36,6 +36,7 @@ use crate::settings::{
 /// Every number has a finite range (below, and in [`crate::settings`]); [`World::new`]
 /// refuses a definition with a value outside it with [`WorldError::InvalidValue`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WorldDef {
     /// Gravitational acceleration (m/s²): each component finite and at most
     /// [`MAX_GRAVITY`] (1e6 m/s²) in magnitude. Default (0, -10).
@@ -113,6 +114,11 @@ pub struct WorldDef {
     pub friction_mixing: MixingRule,
     /// How contacts mix their shapes' restitution. Default [`MixingRule::Max`].
     pub restitution_mixing: MixingRule,
+    /// Whether each step times its stages for [`World::profile`] (reading the system clock
+    /// seven times a step). Default true, but false on `wasm32` targets, whose standard
+    /// library has no clock; with it false the step reads no clock and the profile is zero.
+    /// Timings never change results.
+    pub enable_profiling: bool,
 }
 
 impl Default for WorldDef {
@@ -135,12 +141,13 @@ impl Default for WorldDef {
             enable_contact_recycling: true,
             friction_mixing: MixingRule::GeometricMean,
             restitution_mixing: MixingRule::Max,
+            enable_profiling: cfg!(not(target_arch = "wasm32")),
         }
     }
 }
 
 impl WorldDef {
-    fn validate(&self) -> Result<(), WorldError> {
+    pub(crate) fn validate(&self) -> Result<(), WorldError> {
         check_gravity(self.gravity)?;
         check_range(self.contact_hertz, (0.0, f32::MAX), "contact hertz", "finite and not negative")?;
         let requirement = "finite, from 0 to MAX_CONTACT_DAMPING_RATIO (1e6)";
@@ -176,6 +183,7 @@ fn check_speed_caps(linear: f32, angular: f32) -> Result<(), WorldError> {
 
 /// Where the time of the last step went (milliseconds, wall clock).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StepProfile {
     /// The broad phase's pair update, with contacts made and destroyed.
     pub pairs: f64,
@@ -267,9 +275,12 @@ pub struct ContactData {
 /// cheaper as the pile spreads. Nothing is refused or lost: create bodies apart (a grid, or
 /// the places of a scene) to start fast.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct World {
-    /// The world's identity, carried by its handles (see [`WorldError::ForeignHandle`]).
-    id: u32,
+    /// The world's identity, carried by its handles (see [`WorldError::ForeignHandle`]); a
+    /// loaded snapshot gets a new one.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) id: u32,
     pub(crate) def: WorldDef,
     pub(crate) bodies: Slots<Body>,
     pub(crate) colliders: Slots<Collider>,
@@ -280,6 +291,9 @@ pub struct World {
     pub(crate) awake_contacts: BitSet,
     /// The solver colors of the contacts being solved, kept from step to step.
     pub(crate) graph: ConstraintGraph,
+    /// In snapshots as its entries in key order: a hash table's order depends on its history,
+    /// and nothing reads it in order.
+    #[cfg_attr(feature = "serde", serde(with = "super::contact::pair_map_in_key_order"))]
     pub(crate) pair_map: PairMap,
     pub(crate) broad_phase: BroadPhase,
     /// The awake non-static bodies, in the solver's order.
@@ -291,7 +305,8 @@ pub struct World {
     pub(crate) pending_events: Events,
     pub(crate) solver: Solver,
     pub(crate) continuous: Continuous,
-    /// The user's contact hooks (shared by clones).
+    /// The user's contact hooks (shared by clones; not in snapshots: code is not data).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) hooks: Hooks,
     /// The bodies (index and generation) that fell asleep at the end of the last step: with
     /// the awake set, what the move events are built from when asked, so a step pays nothing
@@ -305,6 +320,8 @@ pub struct World {
     /// against sensors only when there are some.
     pub(crate) sensor_shapes: u32,
     step_count: u64,
+    /// Timings: not state, and not the same twice (left out of snapshots).
+    #[cfg_attr(feature = "serde", serde(skip))]
     profile: StepProfile,
     pub(crate) touch_changes: Vec<TouchChange>,
     pub(crate) scratch_keys: Vec<u64>,
@@ -373,31 +390,31 @@ impl World {
         if !(1..=MAX_SUBSTEPS).contains(&substeps) {
             return Err(WorldError::InvalidValue { what: "sub-step count", requirement: "from 1 to MAX_SUBSTEPS" });
         }
-        let start = Instant::now();
+        let now = clock(self.def.enable_profiling);
+        let start = now();
         self.events.clear();
         if self.static_dirty {
             self.broad_phase.rebuild(ProxyKind::Static);
             self.static_dirty = false;
         }
         self.update_pairs();
-        let t_pairs = Instant::now();
+        let t_pairs = now();
         self.update_contacts();
-        let t_collide = Instant::now();
+        let t_collide = now();
         self.clamp_rotation(dt);
         self.solve(dt, substeps);
-        let t_solve = Instant::now();
+        let t_solve = now();
         self.solve_continuous(dt);
         self.correct_joints_after_impacts(dt / substeps as f32);
         self.hold_bodies();
-        let t_continuous = Instant::now();
+        let t_continuous = now();
         self.slept.clear();
         self.update_sleep(dt, self.step_count);
-        let t_sleep = Instant::now();
+        let t_sleep = now();
         self.events.append(&mut self.pending_events);
         self.events.contact_hit.append(&mut self.solver.hits);
         self.events.sort();
         self.step_count += 1;
-        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e3;
         self.profile = StepProfile {
             pairs: ms(start, t_pairs),
             collide: ms(t_pairs, t_collide),
@@ -405,7 +422,7 @@ impl World {
             finalize: self.solver.finalize_ms,
             continuous: ms(t_solve, t_continuous),
             sleep: ms(t_continuous, t_sleep),
-            total: ms(start, Instant::now()),
+            total: ms(start, now()),
         };
         Ok(())
     }
@@ -1559,6 +1576,19 @@ impl World {
         let c = &self.solver.contacts;
         let used = c.color_sizes.iter().rposition(|&n| n > 0).map_or(0, |i| i + 1);
         (c.color_sizes[..used].to_vec(), c.overflow_count)
+    }
+}
+
+/// A clock for the step profile: the time now when `enabled`, else `None` (no clock read).
+fn clock(enabled: bool) -> impl Fn() -> Option<Instant> {
+    move || enabled.then(Instant::now)
+}
+
+/// Milliseconds from `a` to `b`; zero when either was not read.
+fn ms(a: Option<Instant>, b: Option<Instant>) -> f64 {
+    match (a, b) {
+        (Some(a), Some(b)) => (b - a).as_secs_f64() * 1e3,
+        _ => 0.0,
     }
 }
 

@@ -6,6 +6,7 @@ use crate::math::Vec2;
 ///
 /// Invariant for a valid box: `lower.x <= upper.x` and `lower.y <= upper.y` (meters).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Aabb {
     /// The corner with the smallest coordinates (meters).
     pub lower: Vec2,

@@ -7,6 +7,7 @@ use crate::settings::LINEAR_SLOP;
 /// A solid capsule: the points within `radius` of the segment from `center1` to `center2`
 /// (meters, body coordinates).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Capsule {
     center1: Vec2,
     center2: Vec2,

@@ -13,6 +13,7 @@ use crate::settings::LINEAR_SLOP;
 /// A closed chain listed clockwise holds bodies inside it. Coordinates are meters, body
 /// coordinates. A chain segment has no mass.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ChainSegment {
     ghost1: Vec2,
     segment: Segment,

@@ -5,6 +5,7 @@ use crate::math::Vec2;
 
 /// A solid circle: a center (meters, in body coordinates) and a positive radius (meters).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Circle {
     center: Vec2,
     radius: f32,

@@ -11,6 +11,7 @@ use crate::settings::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 /// Invariants: vertices are counter-clockwise, no three are collinear, `normals[i]` is the
 /// outward unit normal of the edge from `vertices[i]` to `vertices[i + 1]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Polygon {
     vertices: [Vec2; MAX_POLYGON_VERTICES],
     normals: [Vec2; MAX_POLYGON_VERTICES],

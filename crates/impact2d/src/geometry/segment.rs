@@ -7,6 +7,7 @@ use crate::settings::LINEAR_SLOP;
 /// A line segment from `point1` to `point2` (meters, body coordinates). It has no area and
 /// no mass; it collides on both sides.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Segment {
     point1: Vec2,
     point2: Vec2,

@@ -15,6 +15,7 @@ use crate::query::{
 
 /// Any collision shape, in body coordinates (meters).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Shape {
     /// A solid circle.
     Circle(Circle),

@@ -25,6 +25,7 @@ pub fn feature_id(a: usize, b: usize) -> FeatureId {
 
 /// One contact point of a [`Manifold`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ManifoldPoint {
     /// The contact point (meters, world), midway between the two surfaces.
     pub point: Vec2,
@@ -47,6 +48,7 @@ pub struct ManifoldPoint {
 /// the manifold and carries them over to the next step's manifold by feature id
 /// ([`Manifold::find_id`]), as Box2D v3 does with its manifold point ids.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Manifold {
     /// Unit normal from A to B (world). Zero when the manifold is empty.
     pub normal: Vec2,

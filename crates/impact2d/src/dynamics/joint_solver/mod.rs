@@ -41,6 +41,7 @@ use crate::settings::{JOINT_DAMPING_RATIO, JOINT_HERTZ};
 
 /// One joint prepared for a step.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct JointConstraint {
     /// The joint's index in the world.
     pub joint: u32,
@@ -79,6 +80,7 @@ pub(crate) struct JointConstraint {
 /// Which body of a joint holds it for the position projection: that body is not moved, the
 /// other follows it (shock propagation, Guendelman, Bridson and Fedkiw 2003).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum Held {
     /// Neither: both move, shared by inverse mass.
     Neither,
