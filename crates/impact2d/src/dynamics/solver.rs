@@ -25,7 +25,9 @@ use super::contact_solver::{
 };
 use super::events::ContactHitEvent;
 use super::handles::NULL;
-use super::joint_solver::{JointConstraint, JointStep, project_joints, solve_joints, warm_start_joints};
+use super::joint_solver::{
+    JointConstraint, JointStep, project_joints, solve_joints, sync_rotations, warm_start_joints,
+};
 use super::world::World;
 use crate::encoding::Encoding;
 use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
@@ -112,6 +114,9 @@ impl World {
         }
         let (joints, order) = (&solver.joints, &solver.joint_order);
         project_joints(joints, order, &mut solver.states, &mut solver.angles, JOINT_POSITION_ITERATIONS);
+        if !joints.is_empty() {
+            sync_rotations(&mut solver.states, &solver.angles);
+        }
         solver.contacts.restitution(&mut solver.states, &k);
         self.store_joints(joint_step.inv_h);
         let solver = &mut self.solver;

@@ -30,7 +30,7 @@ mod revolute;
 mod weld;
 mod wheel;
 
-pub(crate) use projection::{linear_error, project_joints};
+pub(crate) use projection::{CONVERGED_LINEAR, linear_error, project_joints, sync_rotations};
 
 use super::body::Body;
 use super::contact_solver::{BodyState, Softness};
@@ -82,8 +82,13 @@ pub(crate) struct JointConstraint {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum Held {
-    /// Neither: both move, shared by inverse mass.
+    /// Neither: both move, shared by inverse mass (a group hung from nothing: a ragdoll in
+    /// the air).
     Neither,
+    /// Neither, in a group hung from two places or more (a bridge, a grid pinned along its
+    /// top): both move, and the joints close loops, along which the projection converges
+    /// slowly.
+    Shared,
     A,
     B,
 }
@@ -147,7 +152,7 @@ pub(crate) fn order_for_projection(
         c.level = la.min(lb);
         let free = if la == 0 { c.b } else { c.a };
         c.held = if queue[find(fill, free)] > 1 {
-            Held::Neither
+            Held::Shared
         } else if la < lb {
             Held::A
         } else if lb < la {
