@@ -111,12 +111,15 @@ impl JointHandle {
     }
 }
 
+/// Joints not made yet (and not refused).
+type NewJoint = (Without<JointHandle>, Without<Rejected>);
+
 /// Makes the engine joint of every [`PhysicsJoint`] without one.
 pub(crate) fn create_joints(
     mut commands: Commands,
     mut world: ResMut<ImpactWorld>,
     mut errors: ResMut<PhysicsErrors>,
-    joints: Query<(Entity, &PhysicsJoint), (Without<JointHandle>, Without<Rejected>)>,
+    joints: Query<(Entity, &PhysicsJoint), NewJoint>,
     bodies: Query<&BodyHandle>,
 ) {
     for (entity, joint) in &joints {

@@ -97,6 +97,9 @@ pub(crate) type ColliderParts<'a> = (
     Option<&'a mut ColliderHandle>,
 );
 
+/// Colliders without shapes yet, or whose `Collider` changed.
+type ToAttach = Or<(Without<ColliderHandle>, Changed<Collider>)>;
+
 /// Attaches the shapes of every collider whose body exists and which has no shapes yet, or
 /// whose `Collider` changed (the old shapes are destroyed first). A refused collider gets a
 /// handle without shapes: it is tried again when the `Collider` changes.
@@ -104,7 +107,7 @@ pub(crate) fn attach_colliders(
     mut commands: Commands,
     mut world: ResMut<ImpactWorld>,
     mut errors: ResMut<PhysicsErrors>,
-    mut colliders: Query<ColliderParts, Or<(Without<ColliderHandle>, Changed<Collider>)>>,
+    mut colliders: Query<ColliderParts, ToAttach>,
 ) {
     for (entity, body, collider, material, filter, sensor, handle) in &mut colliders {
         if let Some(handle) = &handle {

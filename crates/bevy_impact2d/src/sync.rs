@@ -87,6 +87,9 @@ fn push_kinematic_velocity(engine: &mut World, id: BodyId, velocity: &Velocity) 
 pub(crate) type BodyOptions<'a> =
     (Entity, &'a BodyHandle, Option<&'a Damping>, Option<&'a GravityScale>, Option<&'a Ccd>, Has<LockRotation>);
 
+/// Bodies whose options changed (a new body's options went into its definition).
+type OptionsChanged = Or<(Changed<Damping>, Changed<GravityScale>, Changed<Ccd>, Added<LockRotation>)>;
+
 /// Gives the engine the body options that changed ([`Damping`], [`GravityScale`], [`Ccd`],
 /// [`LockRotation`]). Removing `Damping`, `GravityScale` or `Ccd` keeps the last values (put
 /// back the default to undo them); removing `LockRotation` lets the body turn again.
@@ -95,10 +98,7 @@ pub(crate) fn push_body_options(
     mut errors: ResMut<PhysicsErrors>,
     mut unlocked: RemovedComponents<LockRotation>,
     handles: Query<&BodyHandle>,
-    changed: Query<
-        BodyOptions,
-        Or<(Changed<Damping>, Changed<GravityScale>, Changed<Ccd>, Added<LockRotation>, Added<BodyHandle>)>,
-    >,
+    changed: Query<BodyOptions, OptionsChanged>,
 ) {
     let engine = world.engine_mut();
     for entity in unlocked.read() {
@@ -131,14 +131,14 @@ pub(crate) fn push_body_options(
     }
 }
 
+/// Colliders whose material or filter changed.
+type MaterialChanged = Or<(Changed<ColliderMaterial>, Changed<CollisionFilter>)>;
+
 /// Gives the engine the collider materials and filters that changed.
 pub(crate) fn push_collider_options(
     mut world: ResMut<ImpactWorld>,
     mut errors: ResMut<PhysicsErrors>,
-    changed: Query<
-        (Entity, &ColliderHandle, &ColliderMaterial, &CollisionFilter),
-        Or<(Changed<ColliderMaterial>, Changed<CollisionFilter>)>,
-    >,
+    changed: Query<(Entity, &ColliderHandle, &ColliderMaterial, &CollisionFilter), MaterialChanged>,
 ) {
     let engine = world.engine_mut();
     for (entity, handle, material, filter) in &changed {
