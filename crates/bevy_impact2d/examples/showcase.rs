@@ -13,10 +13,14 @@
 
 use std::time::Duration;
 
-use bevy::app::ScheduleRunnerPlugin;
-use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
+use bevy_app::ScheduleRunnerPlugin;
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_math::prelude::*;
+use bevy_time::prelude::*;
+use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_transform::prelude::*;
 
 /// Fixed steps to run: 5 s at Bevy's default 64 Hz.
 const STEPS: u32 = 320;
@@ -50,7 +54,7 @@ struct Report {
 fn main() -> AppExit {
     let mut app = App::new();
     // Each frame advances the clocks by one fixed step, so the run is the same on any machine.
-    app.add_plugins((MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(Duration::ZERO)), physics()))
+    app.add_plugins((ScheduleRunnerPlugin::run_loop(Duration::ZERO), TimePlugin, physics()))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Time::<Fixed>::default().timestep()))
         .init_resource::<Report>()
         .add_systems(Startup, (spawn_wall_and_bullets, spawn_blade_and_shelf, spawn_platform))

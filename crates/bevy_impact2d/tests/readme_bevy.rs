@@ -2,12 +2,19 @@
 //! check that the README shows exactly this code.
 
 // README example begin
-use bevy::prelude::*;
+// Bevy's sub-crates, as the plugin uses them; with the `bevy` crate, `use bevy::prelude::*;`
+// stands for their preludes, and `MinimalPlugins` for the runner and the time plugin.
+use bevy_app::ScheduleRunnerPlugin;
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_time::TimePlugin;
+use bevy_time::prelude::*;
+use bevy_transform::prelude::*;
 
 fn main() -> AppExit {
     App::new()
-        .add_plugins((MinimalPlugins, ImpactPlugin::default()))
+        .add_plugins((ScheduleRunnerPlugin::default(), TimePlugin, ImpactPlugin::default()))
         .add_systems(Startup, setup)
         .add_systems(Update, report)
         .run()

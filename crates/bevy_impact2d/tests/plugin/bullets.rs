@@ -1,8 +1,10 @@
 //! Bullets at 300 to 600 m/s into a wall 1 cm thick: continuous collision stops every one
 //! at the wall, checked at every step, over 50 seeded speeds, heights and angles.
 
-use bevy::prelude::*;
+use bevy_ecs::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_math::prelude::*;
+use bevy_transform::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

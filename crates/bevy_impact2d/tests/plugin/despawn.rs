@@ -1,8 +1,10 @@
 //! Despawning an entity (or removing its components) destroys its engine objects: counts
 //! drop, later steps meet no stale handle, and the end of its contacts is still reported.
 
-use bevy::prelude::*;
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_math::prelude::*;
 
 use super::{app, assert_no_errors, drain, spawn_crate, spawn_floor};
 

@@ -1,8 +1,10 @@
 //! Contact begin, hit and end messages, and continuous collision's impact messages, name the
 //! right entities.
 
-use bevy::prelude::*;
+use bevy_ecs::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_math::prelude::*;
+use bevy_transform::prelude::*;
 
 use super::{app, assert_no_errors, drain, spawn_crate, spawn_floor};
 

@@ -1,8 +1,9 @@
 //! Joints built with components: a revolute pendulum keeps its anchors together.
 
-use bevy::prelude::*;
 use bevy_impact2d::JointHandle;
 use bevy_impact2d::prelude::*;
+use bevy_math::prelude::*;
+use bevy_transform::prelude::*;
 
 use super::{app, assert_no_errors, pose};
 

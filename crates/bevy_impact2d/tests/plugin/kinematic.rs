@@ -1,8 +1,9 @@
 //! A kinematic platform moved by its `Transform` carries a crate resting on it: the plugin
 //! gives the move to the engine as a target pose, so the platform moves through the step.
 
-use bevy::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_math::prelude::*;
+use bevy_transform::prelude::*;
 
 use super::{DT, app, assert_no_errors, pose, spawn_crate};
 

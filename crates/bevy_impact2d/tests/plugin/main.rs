@@ -1,4 +1,4 @@
-//! The plugin run headless: `MinimalPlugins` and `ImpactPlugin`, time advanced by hand so that
+//! The plugin run headless: Bevy's `TimePlugin` and `ImpactPlugin`, time advanced by hand so that
 //! each `app.update()` runs exactly one fixed step (checked in `stepping.rs`). One test binary
 //! for every file here, so the workspace's test build links bevy once for them.
 
@@ -11,10 +11,13 @@ mod sensors;
 mod spatial_query;
 mod stepping;
 
-use bevy::ecs::message::{Message, Messages};
-use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_math::prelude::*;
+use bevy_time::prelude::*;
+use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_transform::prelude::*;
 
 /// The fixed timestep (s): Bevy's default, 1/64 s, exact in binary.
 pub const DT: f32 = 1.0 / 64.0;
@@ -23,7 +26,7 @@ pub const DT: f32 = 1.0 / 64.0;
 /// `app.update()` advances time by one fixed timestep.
 pub fn app_with(def: WorldDef) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, ImpactPlugin::default().with_world_def(def)));
+    app.add_plugins((TimePlugin, ImpactPlugin::default().with_world_def(def)));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Time::<Fixed>::default().timestep()));
     // The first update starts the clocks (a zero delta): no fixed step runs in it.
     app.update();

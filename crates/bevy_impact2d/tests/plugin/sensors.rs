@@ -1,7 +1,7 @@
 //! A sensor reports the colliders entering and leaving it, by entity, and never stops them.
 
-use bevy::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_transform::prelude::*;
 
 use super::{app, assert_no_errors, drain, pose};
 

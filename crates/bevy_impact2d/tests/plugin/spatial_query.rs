@@ -1,11 +1,14 @@
 //! `SpatialQuery` in a system: ray casts, shape casts and overlaps answer entities and
 //! distances in meters.
 
-use bevy::ecs::system::RunSystemOnce;
-use bevy::prelude::*;
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::RunSystemOnce;
 use bevy_impact2d::impact2d::Filter;
 use bevy_impact2d::prelude::*;
 use bevy_impact2d::{ImpactError, RayHit};
+use bevy_math::prelude::*;
+use bevy_transform::prelude::*;
 
 use super::{app, assert_no_errors};
 

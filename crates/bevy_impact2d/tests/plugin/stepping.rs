@@ -1,7 +1,10 @@
 //! The fixed step and the sync of poses and velocities, both ways.
 
-use bevy::prelude::*;
+use bevy_app::prelude::*;
 use bevy_impact2d::prelude::*;
+use bevy_math::prelude::*;
+use bevy_time::prelude::*;
+use bevy_transform::prelude::*;
 
 use super::{DT, app, assert_no_errors, body, pose, spawn_crate, spawn_floor};
 
