@@ -126,14 +126,29 @@ pub(crate) fn create_joints(
         match make_joint(&mut world, joint, &bodies) {
             Ok(id) => {
                 world.add_joint(id, entity);
-                commands.entity(entity).insert(JointHandle { id });
+                insert_joint_handle(&mut commands, entity, id);
             }
             Err(e) => {
                 errors.record(Some(entity), "create joint", e);
-                commands.entity(entity).insert(Rejected);
+                commands.entity(entity).try_insert(Rejected);
             }
         }
     }
+}
+
+/// Puts a new joint's handle on its entity; should the entity be gone by then, destroys the
+/// joint instead, so that no joint outlives its entity.
+fn insert_joint_handle(commands: &mut Commands, entity: Entity, id: JointId) {
+    commands.queue(move |world: &mut bevy_ecs::world::World| match world.get_entity_mut(entity) {
+        Ok(mut e) => {
+            e.insert(JointHandle { id });
+        }
+        Err(_) => {
+            let mut physics = world.resource_mut::<ImpactWorld>();
+            physics.forget_joint(id);
+            let _ = physics.engine_mut().destroy_joint(id);
+        }
+    });
 }
 
 fn make_joint(

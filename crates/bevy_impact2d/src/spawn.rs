@@ -37,12 +37,10 @@ pub(crate) fn create_bodies(
     for (entity, kind, transform, velocity, damping, gravity, ccd, locked) in &new {
         let def = body_def(entity, *kind, transform, velocity, (damping, gravity, ccd, locked));
         match world.engine_mut().create_body(&def) {
-            Ok(id) => {
-                commands.entity(entity).insert(new_handle(id, *kind, transform, velocity));
-            }
+            Ok(id) => insert_body_handle(&mut commands, entity, new_handle(id, *kind, transform, velocity)),
             Err(e) => {
                 errors.record(Some(entity), "create body", e);
-                commands.entity(entity).insert(Rejected);
+                commands.entity(entity).try_insert(Rejected);
             }
         }
     }
@@ -73,6 +71,19 @@ fn body_def(
         user_data: entity.to_bits(),
         ..BodyDef::default()
     }
+}
+
+/// Puts a new body's handle on its entity; should the entity be gone by then (despawned by a
+/// command applied first), destroys the body instead, so that no body outlives its entity.
+fn insert_body_handle(commands: &mut Commands, entity: Entity, handle: BodyHandle) {
+    commands.queue(move |world: &mut bevy_ecs::world::World| match world.get_entity_mut(entity) {
+        Ok(mut e) => {
+            e.insert(handle);
+        }
+        Err(_) => {
+            let _ = world.resource_mut::<ImpactWorld>().engine_mut().destroy_body(handle.id);
+        }
+    });
 }
 
 /// The handle of a new body, synced with the components it was made from.
@@ -125,7 +136,7 @@ pub(crate) fn attach_colliders(
         match handle {
             Some(mut handle) => handle.shapes = shapes,
             None => {
-                commands.entity(entity).insert(ColliderHandle { shapes });
+                commands.entity(entity).try_insert(ColliderHandle { shapes });
             }
         }
     }

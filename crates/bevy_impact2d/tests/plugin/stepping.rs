@@ -112,3 +112,27 @@ fn changing_the_kind_changes_the_body_type() {
     assert_eq!(engine.body_type(body(&app, crate_)).unwrap(), bevy_impact2d::impact2d::BodyType::Static);
     assert_no_errors(&app);
 }
+
+/// Inserting a new `Collider` replaces the body's engine shapes (and its mass): a 1 m box
+/// crate becomes a ball of radius 0.5 m, resting 0.5 m up all the same, lighter by π/4.
+#[test]
+fn replacing_the_collider_replaces_the_shapes() {
+    let mut app = app();
+    spawn_floor(&mut app);
+    let crate_ = spawn_crate(&mut app, 0.5, Vec2::new(0.0, 0.5));
+    app.update();
+    let id = body(&app, crate_);
+    let mass = |app: &App| app.world().resource::<ImpactWorld>().engine().mass(id).unwrap();
+    assert!((mass(&app) - 1.0).abs() < 1e-5, "a 1 m² box of density 1: {} kg", mass(&app));
+    app.world_mut().entity_mut(crate_).insert(Collider::circle(0.5));
+    for _ in 0..60 {
+        app.update();
+    }
+    let engine = app.world().resource::<ImpactWorld>().engine();
+    assert_eq!(engine.shape_count(), 2, "the floor's and the ball's");
+    let shapes = engine.body_shapes(id).unwrap();
+    assert!(matches!(engine.shape_geometry(shapes[0]).unwrap(), bevy_impact2d::impact2d::Shape::Circle(_)));
+    assert!((mass(&app) - std::f32::consts::FRAC_PI_4).abs() < 1e-4, "{} kg", mass(&app));
+    assert!((pose(&app, crate_).0.y - 0.5).abs() < 0.01);
+    assert_no_errors(&app);
+}
