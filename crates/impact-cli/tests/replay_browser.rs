@@ -34,6 +34,21 @@ fn chromium() -> PathBuf {
     panic!("chromium is needed for the replay browser test: apt-get install -y chromium (.ci/run installs it)");
 }
 
+/// Headless chromium without anything that reaches for the network (on a closed network its
+/// refused connections, many at a time at start-up, slowed runs on a loaded machine).
+const CHROMIUM_FLAGS: [&str; 10] = [
+    "--headless",
+    "--disable-gpu",
+    "--no-sandbox",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// A screenshot of `html` opened at `#frame=N`, or without a fragment (playing from the start)
 /// after `play_ms` of the browser's virtual time.
 fn screenshot(html: &Path, frame: Option<usize>, play_ms: u32, name: &str) -> Pixmap {
@@ -45,7 +60,7 @@ fn screenshot(html: &Path, frame: Option<usize>, play_ms: u32, name: &str) -> Pi
         command.arg(format!("--virtual-time-budget={play_ms}"));
     }
     let mut child = command
-        .args(["--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--force-device-scale-factor=1"])
+        .args(CHROMIUM_FLAGS)
         .arg(format!("--user-data-dir={}", dir.join(format!("profile-{name}")).display()))
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
@@ -156,7 +171,7 @@ fn dump_dom(html: &Path, play_ms: u32, name: &str) -> String {
     let dir = html.parent().unwrap();
     let out = Command::new(chromium())
         .arg(format!("--virtual-time-budget={play_ms}"))
-        .args(["--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--force-device-scale-factor=1"])
+        .args(CHROMIUM_FLAGS)
         .arg(format!("--user-data-dir={}", dir.join(format!("profile-{name}")).display()))
         .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
         .arg("--dump-dom")
