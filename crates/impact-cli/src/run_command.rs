@@ -34,6 +34,26 @@ pub struct RunArgs {
     /// Steps to take instead of the scene's own count
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub steps: Option<u32>,
+    #[command(flatten)]
+    pub outputs: OutputArgs,
+}
+
+/// `impact resume`: a run saved by `impact run --save-at`, continued.
+#[derive(Debug, Default, Args)]
+pub struct ResumeArgs {
+    /// A run snapshot written by `impact run --save-at STEP FILE`
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Steps to take; the rest of the scene's own count by default
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub steps: Option<u32>,
+    #[command(flatten)]
+    pub outputs: OutputArgs,
+}
+
+/// What `impact run` and `impact resume` write (of a resumed run: its resumed steps).
+#[derive(Debug, Default, Args)]
+pub struct OutputArgs {
     /// Write the end state and statistics as JSON
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
@@ -49,34 +69,8 @@ pub struct RunArgs {
     /// Write a PNG frame every K steps (and of the start) into DIR as step-NNNNNN.png
     #[arg(long, num_args = 2, value_names = ["K", "DIR"])]
     pub png_every: Option<Vec<String>>,
-    /// Save the run after STEP steps (0: before the first) as a run snapshot FILE, which
-    /// `impact resume FILE` goes on from, bit for bit
-    #[arg(long, num_args = 2, value_names = ["STEP", "FILE"])]
-    pub save_at: Option<Vec<String>>,
-}
-
-/// `impact resume`: a run saved by `impact run --save-at`, continued.
-#[derive(Clone, Debug, Default, Args)]
-pub struct ResumeArgs {
-    /// A run snapshot written by `impact run --save-at STEP FILE`
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Steps to take; the rest of the scene's own count by default
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub steps: Option<u32>,
-    /// Write the end state and statistics as JSON
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    /// Write every body's position and angle after each step, one JSON line per step
-    #[arg(long, value_name = "FILE")]
-    pub trace: Option<PathBuf>,
-    /// Write a replay of the resumed steps: one HTML file with a player
-    #[arg(long, value_name = "FILE.html")]
-    pub replay: Option<PathBuf>,
-    /// Write the last frame as a PNG image
-    #[arg(long, value_name = "FILE.png")]
-    pub png: Option<PathBuf>,
-    /// Save the run again after STEP steps in all (counting the saved ones) as FILE
+    /// Save the run after STEP steps (0: before the first; a resumed run counts the saved
+    /// ones) as a run snapshot FILE, which `impact resume FILE` goes on from, bit for bit
     #[arg(long, num_args = 2, value_names = ["STEP", "FILE"])]
     pub save_at: Option<Vec<String>>,
 }
@@ -148,7 +142,8 @@ pub const DEFAULT_REPLAY: &str = "showcase.html";
 ///
 /// Errors: as [`run`].
 pub fn showcase() -> Result<ExitCode, RunError> {
-    run(&RunArgs { replay: Some(PathBuf::from(DEFAULT_REPLAY)), ..RunArgs::default() })
+    let outputs = OutputArgs { replay: Some(PathBuf::from(DEFAULT_REPLAY)), ..OutputArgs::default() };
+    run(&RunArgs { outputs, ..RunArgs::default() })
 }
 
 /// `impact run`: loads the scene (exit code 2 and `FILE:LINE:COLUMN: field: problem` on
@@ -158,7 +153,7 @@ pub fn showcase() -> Result<ExitCode, RunError> {
 /// Errors: [`RunError`] for files that cannot be read or written and frames that cannot be
 /// drawn.
 pub fn run(args: &RunArgs) -> Result<ExitCode, RunError> {
-    png_every(args)?;
+    png_every(&args.outputs)?;
     let (label, scene) = match resolve(args.scene.as_deref())? {
         Ok(found) => found,
         Err(message) => {
@@ -174,7 +169,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, RunError> {
         }
     };
     let steps = args.steps.unwrap_or(scene.scene().steps);
-    drive(args, &scene, sim, steps)
+    drive(&args.outputs, &scene, sim, steps)
 }
 
 /// `impact resume`: loads the run snapshot (exit code 2 and the file's problem on stderr when
@@ -198,21 +193,11 @@ pub fn resume(args: &ResumeArgs) -> Result<ExitCode, RunError> {
             None => return Err(RunError::NothingLeft(name, sim.steps())),
         },
     };
-    let run_args = RunArgs {
-        scene: None,
-        steps: Some(steps),
-        summary: args.summary.clone(),
-        trace: args.trace.clone(),
-        replay: args.replay.clone(),
-        png: args.png.clone(),
-        png_every: None,
-        save_at: args.save_at.clone(),
-    };
-    drive(&run_args, &scene, sim, steps)
+    drive(&args.outputs, &scene, sim, steps)
 }
 
 /// Runs `steps` steps of `sim` (built from `scene`), writing what `args` asks.
-fn drive(args: &RunArgs, scene: &ValidScene, mut sim: Simulation, steps: u32) -> Result<ExitCode, RunError> {
+fn drive(args: &OutputArgs, scene: &ValidScene, mut sim: Simulation, steps: u32) -> Result<ExitCode, RunError> {
     let every = png_every(args)?;
     let first = sim.steps();
     let save_at = save_at(args, first, first + steps)?;
@@ -242,7 +227,7 @@ fn drive(args: &RunArgs, scene: &ValidScene, mut sim: Simulation, steps: u32) ->
 }
 
 /// `--save-at STEP FILE`, checked against the run's steps `first..=last`.
-fn save_at(args: &RunArgs, first: u32, last: u32) -> Result<Option<(u32, PathBuf)>, RunError> {
+fn save_at(args: &OutputArgs, first: u32, last: u32) -> Result<Option<(u32, PathBuf)>, RunError> {
     let Some(values) = &args.save_at else { return Ok(None) };
     let [step, file] = values.as_slice() else { unreachable!("clap takes exactly two values") };
     match step.parse::<u32>() {
@@ -280,7 +265,7 @@ pub fn resolve(arg: Option<&str>) -> Result<Result<(String, ValidScene), String>
     })
 }
 
-fn png_every(args: &RunArgs) -> Result<Option<(u32, PathBuf)>, RunError> {
+fn png_every(args: &OutputArgs) -> Result<Option<(u32, PathBuf)>, RunError> {
     let Some(values) = &args.png_every else { return Ok(None) };
     let [k, dir] = values.as_slice() else { unreachable!("clap takes exactly two values") };
     match k.parse::<u32>() {
@@ -307,7 +292,7 @@ struct Outputs {
 
 impl Outputs {
     fn open(
-        args: &RunArgs,
+        args: &OutputArgs,
         every: Option<(u32, PathBuf)>,
         scene: &ValidScene,
         sim: &Simulation,

@@ -184,6 +184,14 @@ fn run_save_at_and_resume_end_to_end() {
             serde_json::from_str(&std::fs::read_to_string(dir.join("s.json")).unwrap()).unwrap();
         assert_eq!(summary["steps"], 150, "{scene}: steps count on from the save");
     }
+    // PNG frames of a resumed run are named by the run's own steps: 90 and 135 of 61..=150.
+    let frames = dir.join("frames");
+    let output = impact_in(&dir, &["resume", "run.snap", "--steps", "90", "--png-every", "45", "frames"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let mut names: Vec<String> =
+        std::fs::read_dir(&frames).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["step-000090.png", "step-000135.png"]);
 }
 
 #[test]
