@@ -29,7 +29,7 @@ const MAGIC: &[u8; 17] = b"impact2d-snapshot";
 
 /// The snapshot format this build writes and reads. Raised whenever the world's stored state
 /// changes shape (the test `snapshot_layout_is_pinned` fails until it is).
-pub const SNAPSHOT_VERSION: u32 = 1;
+pub const SNAPSHOT_VERSION: u32 = 2;
 
 /// Bytes before the payload: magic, version, length, checksum.
 const HEADER_LEN: usize = MAGIC.len() + 4 + 8 + 8;

@@ -26,7 +26,7 @@ use super::contact_solver::{
 use super::events::ContactHitEvent;
 use super::handles::NULL;
 use super::joint_solver::{
-    JointConstraint, JointStep, project_joints, solve_joints, sync_rotations, warm_start_joints,
+    Held, JointConstraint, JointOrderKey, JointStep, project_joints, solve_joints, sync_rotations, warm_start_joints,
 };
 use super::world::World;
 use crate::encoding::Encoding;
@@ -70,6 +70,10 @@ pub(crate) struct Solver {
     /// The joints' order in the position projection, and scratch for finding it.
     pub joint_order: Vec<u32>,
     pub joint_scratch: [Vec<u32>; 5],
+    /// What the last projection order was found for, and what it gave each joint (see
+    /// `World::order_joints`): reused while the joints to solve stay the same.
+    pub joint_order_key: Vec<JointOrderKey>,
+    pub joint_order_found: Vec<(Held, u32)>,
     pub hits: Vec<ContactHitEvent>,
     /// Milliseconds the last step spent in `finalize_bodies` (a timing: not in snapshots).
     #[cfg_attr(feature = "serde", serde(skip))]
