@@ -168,7 +168,16 @@ impl Pair<'_> {
         self.vertex(index_a, index_b)
     }
 
-    /// GJK from the cache (or B's first point minus A's first).
+    /// The first vertex of a search without a cache: the support of B − A towards A's origin
+    /// from B's, the points of each body facing the other. Most pairs are then a step or two
+    /// from their closest features, where an arbitrary pair of points (B's first minus A's
+    /// first) takes four to six.
+    fn cold_start(&self) -> Vertex {
+        let d = self.relative.p.as_dvec3();
+        if d == DVec3::ZERO { self.vertex(0, 0) } else { self.support(-d) }
+    }
+
+    /// GJK from the cache (or from [`Self::cold_start`]).
     fn search(&self, cache: &SimplexCache) -> (Simplex, u32) {
         let mut simplex = Simplex::default();
         let valid = |i: u8, n: usize| (i as usize) < n;
@@ -179,7 +188,7 @@ impl Pair<'_> {
             }
         }
         if simplex.count == 0 {
-            simplex.push(self.vertex(0, 0));
+            simplex.push(self.cold_start());
         }
         let mut iterations = 0;
         while iterations < MAX_ITERATIONS {
