@@ -36,6 +36,8 @@ pub(crate) struct MotionBound<'a> {
     radius_b: [f32; MAX_HULL_VERTICES],
     /// The largest of each, summed: the radii of spheres about the centers holding the cores.
     max_radius: f32,
+    /// The largest of A's.
+    max_radius_a: f32,
     rotates: bool,
     /// Angular velocities over the whole sweep (radians per unit of normalized time, world).
     omega_a: Vec3,
@@ -136,6 +138,7 @@ impl<'a> MotionBound<'a> {
             radius_a,
             radius_b,
             max_radius: max_a + max_b,
+            max_radius_a: max_a,
             rotates: (omega_a != Vec3::ZERO && max_a > 0.0) || (omega_b != Vec3::ZERO && max_b > 0.0),
             omega_a,
             omega_b,
@@ -212,7 +215,7 @@ impl<'a> MotionBound<'a> {
         for (k, &u) in axes.world.iter().enumerate() {
             // The same axis at both ends gives the same floor.
             if k == 0 || u != axes.world[0] {
-                floor = floor.max(self.lower_bound(p0, p1, u));
+                floor = floor.max(self.lower_bound_to(p0, p1, u, lo));
                 if floor >= lo {
                     return floor;
                 }
@@ -293,6 +296,40 @@ impl<'a> MotionBound<'a> {
         let lowest_b = self.proxy_b.points().iter().fold(f32::INFINITY, |m, &p| m.min(j.b(p)));
         let highest_a = self.proxy_a.points().iter().fold(f32::NEG_INFINITY, |m, &p| m.max(j.a(p)));
         lowest_b - highest_a
+    }
+
+    /// [`Self::lower_bound`], or a lower floor when that already reaches `lo`
+    /// ([`Self::unpaired_bound`], in na + nb steps where the paired bound takes na × nb).
+    /// Tried only where pairs outnumber twice the points (a box against a hull, not a rod or
+    /// a sphere): it fails often enough that a cheap paired bound should not wait for it.
+    fn lower_bound_to(&self, p0: &PoseSet, p1: &PoseSet, u: Vec3, lo: f32) -> f32 {
+        let (na, nb) = (self.proxy_a.points().len(), self.proxy_b.points().len());
+        if na * nb > 2 * (na + nb) {
+            let quick = self.unpaired_bound(p0, p1, u);
+            if quick >= lo {
+                return quick;
+            }
+        }
+        self.lower_bound(p0, p1, u)
+    }
+
+    /// A floor below [`Self::lower_bound`]'s: each point of B paired with A's highest points
+    /// at either end and A's largest radius. The chord minimum only falls as either end falls
+    /// or the curvature grows, so every true pair's bound is at least this one; it loses only
+    /// the timing that pairing keeps, which most intervals do not need.
+    fn unpaired_bound(&self, p0: &PoseSet, p1: &PoseSet, u: Vec3) -> f32 {
+        let width = p1.t - p0.t;
+        let half_w_sq = 0.5 * width * width;
+        let (kb, ka) = (self.omega_b.length_squared() * half_w_sq, self.omega_a.length_squared() * half_w_sq);
+        let (j0, j1) = (p0.project(u), p1.project(u));
+        let highest = |j: &Projection| self.proxy_a.points().iter().fold(f32::NEG_INFINITY, |m, &a| m.max(j.a(a)));
+        let (h0, h1) = (highest(&j0), highest(&j1));
+        let bend_a = ka * self.max_radius_a;
+        let mut lowest = f32::INFINITY;
+        for (&b, &rb) in self.proxy_b.points().iter().zip(&self.radius_b) {
+            lowest = lowest.min(chord_min(j0.b(b) - h0, j1.b(b) - h1, kb * rb + bend_a));
+        }
+        lowest
     }
 
     /// A lower bound on the separation of the cores along the world-fixed unit axis `u`
