@@ -62,11 +62,11 @@ pub struct DistanceOutput {
 }
 
 /// A vertex of the simplex: the difference of a point of B and a point of A (A's frame, f64)
-/// with the points' indices.
-#[derive(Clone, Copy, Debug)]
+/// with the points' indices. The points themselves are placed again from the indices only
+/// for the closest points at the end: the search needs only their difference, and a small
+/// vertex keeps the simplex cheap to copy and reduce.
+#[derive(Clone, Copy, Debug, Default)]
 struct Vertex {
-    a: DVec3,
-    b: DVec3,
     w: DVec3,
     index_a: u8,
     index_b: u8,
@@ -106,7 +106,7 @@ fn measure(
     let pair = Pair { a: input.proxy_a, b: input.proxy_b, relative };
     let (simplex, iterations) = pair.search(cache);
     *cache = simplex.cache();
-    let (pa, pb) = simplex.closest_points();
+    let (pa, pb) = simplex.closest_points(&pair);
     let gap = pb - pa;
     let core = gap.length();
     let to_world = |p: DVec3| input.transform_a.apply(p.as_vec3());
@@ -145,10 +145,19 @@ struct Pair<'a> {
 }
 
 impl Pair<'_> {
+    /// Point `index` of A (A's frame).
+    fn point_a(&self, index: usize) -> DVec3 {
+        self.a.points()[index].as_dvec3()
+    }
+
+    /// Point `index` of B, placed in A's frame.
+    fn point_b(&self, index: usize) -> DVec3 {
+        self.relative.apply(self.b.points()[index]).as_dvec3()
+    }
+
     fn vertex(&self, index_a: usize, index_b: usize) -> Vertex {
-        let a = self.a.points()[index_a].as_dvec3();
-        let b = self.relative.apply(self.b.points()[index_b]).as_dvec3();
-        Vertex { a, b, w: b - a, index_a: index_a as u8, index_b: index_b as u8 }
+        let w = self.point_b(index_b) - self.point_a(index_a);
+        Vertex { w, index_a: index_a as u8, index_b: index_b as u8 }
     }
 
     /// The support vertex of B − A along `d` (A's frame).
@@ -159,7 +168,16 @@ impl Pair<'_> {
         self.vertex(index_a, index_b)
     }
 
-    /// GJK from the cache (or B's first point minus A's first).
+    /// The first vertex of a search without a cache: the support of B − A towards A's origin
+    /// from B's, the points of each body facing the other. Most pairs are then a step or two
+    /// from their closest features, where an arbitrary pair of points (B's first minus A's
+    /// first) takes four to six.
+    fn cold_start(&self) -> Vertex {
+        let d = self.relative.p.as_dvec3();
+        if d == DVec3::ZERO { self.vertex(0, 0) } else { self.support(-d) }
+    }
+
+    /// GJK from the cache (or from [`Self::cold_start`]).
     fn search(&self, cache: &SimplexCache) -> (Simplex, u32) {
         let mut simplex = Simplex::default();
         let valid = |i: u8, n: usize| (i as usize) < n;
@@ -170,7 +188,7 @@ impl Pair<'_> {
             }
         }
         if simplex.count == 0 {
-            simplex.push(self.vertex(0, 0));
+            simplex.push(self.cold_start());
         }
         let mut iterations = 0;
         while iterations < MAX_ITERATIONS {
@@ -199,7 +217,7 @@ impl Pair<'_> {
 /// The simplex: up to four vertices with the barycentric weights of its closest point.
 #[derive(Clone, Copy, Debug, Default)]
 struct Simplex {
-    vertices: [Option<Vertex>; 4],
+    vertices: [Vertex; 4],
     weights: [f64; 4],
     count: usize,
     overlap: bool,
@@ -208,37 +226,30 @@ struct Simplex {
 impl Simplex {
     fn push(&mut self, v: Vertex) {
         if self.count < 4 {
-            self.vertices[self.count] = Some(v);
+            self.vertices[self.count] = v;
             self.count += 1;
         }
     }
 
-    fn get(&self, i: usize) -> Vertex {
-        self.vertices[i].unwrap_or(Vertex { a: DVec3::ZERO, b: DVec3::ZERO, w: DVec3::ZERO, index_a: 0, index_b: 0 })
-    }
-
     fn holds(&self, v: &Vertex) -> bool {
-        (0..self.count).any(|i| {
-            let s = self.get(i);
-            s.index_a == v.index_a && s.index_b == v.index_b
-        })
+        self.vertices[..self.count].iter().any(|s| s.index_a == v.index_a && s.index_b == v.index_b)
     }
 
     fn cache(&self) -> SimplexCache {
         let mut c = SimplexCache { count: self.count as u8, ..Default::default() };
-        for i in 0..self.count {
-            c.index_a[i] = self.get(i).index_a;
-            c.index_b[i] = self.get(i).index_b;
+        for (i, v) in self.vertices[..self.count].iter().enumerate() {
+            c.index_a[i] = v.index_a;
+            c.index_b[i] = v.index_b;
         }
         c
     }
 
-    /// The closest points of A and B (A's frame): the weighted vertices.
-    fn closest_points(&self) -> (DVec3, DVec3) {
+    /// The closest points of A and B (A's frame): the weighted vertices' points.
+    fn closest_points(&self, pair: &Pair) -> (DVec3, DVec3) {
         let (mut a, mut b) = (DVec3::ZERO, DVec3::ZERO);
-        for i in 0..self.count {
-            a += self.get(i).a * self.weights[i];
-            b += self.get(i).b * self.weights[i];
+        for (v, &weight) in self.vertices[..self.count].iter().zip(&self.weights) {
+            a += pair.point_a(v.index_a as usize) * weight;
+            b += pair.point_b(v.index_b as usize) * weight;
         }
         (a, b)
     }
@@ -248,8 +259,8 @@ impl Simplex {
     /// sets `overlap`.
     fn solve(&mut self) -> DVec3 {
         let mut w = [DVec3::ZERO; 4];
-        for (i, wi) in w.iter_mut().enumerate().take(self.count) {
-            *wi = self.get(i).w;
+        for (wi, v) in w.iter_mut().zip(&self.vertices[..self.count]) {
+            *wi = v.w;
         }
         let feature = match self.count {
             1 => Feature::vertex(0),
@@ -266,19 +277,18 @@ impl Simplex {
             },
         };
         let old = self.vertices;
-        self.vertices = [None; 4];
-        self.weights = [0.0; 4];
         for k in 0..feature.count {
             self.vertices[k] = old[feature.ids[k]];
-            self.weights[k] = feature.weights[k];
         }
+        self.weights = feature.weights;
         self.count = feature.count;
         feature.point(&w)
     }
 }
 
 /// The feature of a simplex holding its point closest to the origin: up to four of its
-/// vertices (their positions in the simplex) and their barycentric weights.
+/// vertices (their positions in the simplex) and their barycentric weights (zero beyond
+/// `count`).
 #[derive(Clone, Copy, Debug)]
 struct Feature {
     ids: [usize; 4],
@@ -297,7 +307,11 @@ impl Feature {
 
     /// The point: the weighted vertices of `w` (the simplex's, by position).
     fn point(&self, w: &[DVec3; 4]) -> DVec3 {
-        (0..self.count).map(|k| w[self.ids[k]] * self.weights[k]).sum()
+        let mut p = DVec3::ZERO;
+        for k in 0..self.count {
+            p += w[self.ids[k]] * self.weights[k];
+        }
+        p
     }
 }
 
@@ -350,29 +364,35 @@ fn triangle(w: &[DVec3; 4], [i, j, k]: [usize; 3]) -> Feature {
     let denom = va + vb + vc;
     if denom <= 0.0 {
         // Degenerate (collinear) triangle: its best edge.
-        return closest(w, [segment(w, [i, j]), segment(w, [i, k]), segment(w, [j, k])].into_iter());
+        return closest(w, [segment(w, [i, j]), segment(w, [i, k]), segment(w, [j, k])]);
     }
     let (v, t) = (vb / denom, vc / denom);
     Feature { ids: [i, j, k, 0], weights: [1.0 - v - t, v, t, 0.0], count: 3 }
 }
 
 /// The closest point to the origin of the tetrahedron `w`: `None` when the origin is inside.
+/// Only the faces with the origin beyond them (on the side away from the opposite vertex),
+/// or every face of a flat tetrahedron, can hold it; the closest of their points wins (the
+/// first of equals).
 fn tetrahedron(w: &[DVec3; 4]) -> Option<Feature> {
-    let faces = [[0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2], [1, 3, 2, 0]];
-    // The faces with the origin beyond them (on the side away from the opposite vertex), or
-    // every face of a flat tetrahedron.
-    let beyond = faces.into_iter().filter(|&[i, j, k, opposite]| {
+    const FACES: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2], [1, 3, 2, 0]];
+    let mut best: Option<(f64, Feature)> = None;
+    for [i, j, k, opposite] in FACES {
         let n = (w[j] - w[i]).cross(w[k] - w[i]);
         let side_opposite = n.dot(w[opposite] - w[i]);
-        side_opposite == 0.0 || n.dot(-w[i]) * side_opposite < 0.0
-    });
-    let mut candidates = beyond.map(|[i, j, k, _]| triangle(w, [i, j, k])).peekable();
-    candidates.peek()?;
-    Some(closest(w, candidates))
+        if side_opposite == 0.0 || n.dot(-w[i]) * side_opposite < 0.0 {
+            let f = triangle(w, [i, j, k]);
+            let d = f.point(w).length_squared();
+            if best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, f));
+            }
+        }
+    }
+    best.map(|(_, f)| f)
 }
 
 /// The candidate whose point is closest to the origin (the first of equals).
-fn closest(w: &[DVec3; 4], candidates: impl Iterator<Item = Feature>) -> Feature {
+fn closest<const N: usize>(w: &[DVec3; 4], candidates: [Feature; N]) -> Feature {
     let mut best: Option<(f64, Feature)> = None;
     for f in candidates {
         let d = f.point(w).length_squared();

@@ -36,6 +36,8 @@ pub(crate) struct MotionBound<'a> {
     radius_b: [f32; MAX_HULL_VERTICES],
     /// The largest of each, summed: the radii of spheres about the centers holding the cores.
     max_radius: f32,
+    /// The largest of A's.
+    max_radius_a: f32,
     rotates: bool,
     /// Angular velocities over the whole sweep (radians per unit of normalized time, world).
     omega_a: Vec3,
@@ -62,16 +64,54 @@ pub(crate) struct Certificate {
     pub reached: f32,
 }
 
-/// The core points at one time, relative to A's center of rotation, and both rotations.
-#[derive(Clone, Debug)]
+/// Both bodies' poses at one time, relative to A's center of rotation: a core point p of
+/// A sits at `rot_a * p + offset_a`, one of B at `rot_b * p + offset_b`.
+///
+/// The points are never placed: every bound needs only their projections on a few
+/// directions, and `w · (R p + o) = (R⁻¹ w) · p + w · o` turns the direction into the body's
+/// frame once instead of every point into the world (a pose set costs two subtractions, not
+/// a rotation per core point and a copy of two arrays of [`MAX_HULL_VERTICES`] points).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct PoseSet {
     t: f32,
-    a: [Vec3; MAX_HULL_VERTICES],
-    b: [Vec3; MAX_HULL_VERTICES],
+    offset_a: Vec3,
+    offset_b: Vec3,
     /// B's center of rotation relative to A's.
     center_b: Vec3,
     rot_a: Quat,
     rot_b: Quat,
+}
+
+/// A world direction w seen from both bodies at one pose set: the projection of a core
+/// point p on w (relative to A's center of rotation) is `local · p + shift`.
+#[derive(Clone, Copy, Debug)]
+struct Projection {
+    local_a: Vec3,
+    shift_a: f32,
+    local_b: Vec3,
+    shift_b: f32,
+}
+
+impl PoseSet {
+    /// The direction `w` (world) in both bodies' frames.
+    fn project(&self, w: Vec3) -> Projection {
+        Projection {
+            local_a: self.rot_a.inverse() * w,
+            shift_a: w.dot(self.offset_a),
+            local_b: self.rot_b.inverse() * w,
+            shift_b: w.dot(self.offset_b),
+        }
+    }
+}
+
+impl Projection {
+    fn a(&self, p: Vec3) -> f32 {
+        self.local_a.dot(p) + self.shift_a
+    }
+
+    fn b(&self, p: Vec3) -> f32 {
+        self.local_b.dot(p) + self.shift_b
+    }
 }
 
 impl<'a> MotionBound<'a> {
@@ -98,6 +138,7 @@ impl<'a> MotionBound<'a> {
             radius_a,
             radius_b,
             max_radius: max_a + max_b,
+            max_radius_a: max_a,
             rotates: (omega_a != Vec3::ZERO && max_a > 0.0) || (omega_b != Vec3::ZERO && max_b > 0.0),
             omega_a,
             omega_b,
@@ -123,25 +164,11 @@ impl<'a> MotionBound<'a> {
         (c1 + s * path).length() - self.max_radius
     }
 
-    /// The core points at time `t`, given both bodies' transforms there.
+    /// Both poses at time `t`, given both bodies' transforms there.
     pub fn pose_set(&self, t: f32, xa: Transform, xb: Transform) -> PoseSet {
         let ca = self.sweep_a.c1 + (self.sweep_a.c2 - self.sweep_a.c1) * t;
         let cb = self.sweep_b.c1 + (self.sweep_b.c2 - self.sweep_b.c1) * t;
-        let mut set = PoseSet {
-            t,
-            a: [Vec3::ZERO; MAX_HULL_VERTICES],
-            b: [Vec3::ZERO; MAX_HULL_VERTICES],
-            center_b: cb - ca,
-            rot_a: xa.q,
-            rot_b: xb.q,
-        };
-        for (slot, p) in set.a.iter_mut().zip(self.proxy_a.points()) {
-            *slot = xa.apply(*p) - ca;
-        }
-        for (slot, p) in set.b.iter_mut().zip(self.proxy_b.points()) {
-            *slot = xb.apply(*p) - ca;
-        }
-        set
+        PoseSet { t, offset_a: xa.p - ca, offset_b: xb.p - ca, center_b: cb - ca, rot_a: xa.q, rot_b: xb.q }
     }
 
     /// The candidate axes for the interval between two pose sets, from GJK's normal at its
@@ -188,7 +215,7 @@ impl<'a> MotionBound<'a> {
         for (k, &u) in axes.world.iter().enumerate() {
             // The same axis at both ends gives the same floor.
             if k == 0 || u != axes.world[0] {
-                floor = floor.max(self.lower_bound(p0, p1, u));
+                floor = floor.max(self.lower_bound_to(p0, p1, u, lo));
                 if floor >= lo {
                     return floor;
                 }
@@ -228,28 +255,36 @@ impl<'a> MotionBound<'a> {
         let w = frame.length();
         let centers = p0.center_b.length().max(p1.center_b.length());
         let sweep_curve = w * w * centers + 2.0 * w * self.relative_speed;
-        // Coordinates in the frame: about the frame body's center, unturned.
-        let in_frame = |p: &PoseSet, v: Vec3| {
-            if in_a { p.rot_a.inverse() * v } else { p.rot_b.inverse() * (v - p.center_b) }
+        // Coordinates in the frame (about the frame body's center, unturned) along u: the
+        // projection on u turned with the frame, less the frame's center (A's is the origin).
+        let along = |p: &PoseSet| {
+            let (turn, center) = if in_a { (p.rot_a, Vec3::ZERO) } else { (p.rot_b, p.center_b) };
+            let w = turn * u;
+            let mut projection = p.project(w);
+            let shift = w.dot(center);
+            projection.shift_a -= shift;
+            projection.shift_b -= shift;
+            projection
         };
-        let (na, nb) = (self.proxy_a.points().len(), self.proxy_b.points().len());
-        let (moving0, moving1, moving_radius, still0, still1) = if in_a {
-            (&p0.b[..nb], &p1.b[..nb], &self.radius_b, &p0.a[..na], &p1.a[..na])
-        } else {
-            (&p0.a[..na], &p1.a[..na], &self.radius_a, &p0.b[..nb], &p1.b[..nb])
-        };
+        let (j0, j1) = (along(p0), along(p1));
+        let (a, b) = (self.proxy_a.points(), self.proxy_b.points());
         // The separation runs from A to B: in A's frame the moving (B) points are bounded
         // below, in B's frame the moving (A) points above.
         let sign = if in_a { 1.0 } else { -1.0 };
+        let (moving, moving_radius, still) = if in_a { (b, &self.radius_b, a) } else { (a, &self.radius_a, b) };
+        let place = |j: &Projection, p: Vec3, moving_side: bool| {
+            let of_b = in_a == moving_side;
+            sign * if of_b { j.b(p) } else { j.a(p) }
+        };
         let mut lowest_moving = f32::INFINITY;
-        for (k, (&v0, &v1)) in moving0.iter().zip(moving1).enumerate() {
+        for (k, &v) in moving.iter().enumerate() {
             let bend = (sweep_curve + spin_curve * moving_radius[k]) * half_w_sq;
-            let (y0, y1) = (sign * u.dot(in_frame(p0, v0)), sign * u.dot(in_frame(p1, v1)));
+            let (y0, y1) = (place(&j0, v, true), place(&j1, v, true));
             lowest_moving = lowest_moving.min(chord_min(y0, y1, bend));
         }
         let mut highest_still = f32::NEG_INFINITY;
-        for (&v0, &v1) in still0.iter().zip(still1) {
-            let (z0, z1) = (sign * u.dot(in_frame(p0, v0)), sign * u.dot(in_frame(p1, v1)));
+        for &v in still {
+            let (z0, z1) = (place(&j0, v, false), place(&j1, v, false));
             highest_still = highest_still.max(z0.max(z1));
         }
         lowest_moving - highest_still
@@ -257,10 +292,44 @@ impl<'a> MotionBound<'a> {
 
     /// The exact separation of the cores along `u` at one pose set.
     fn separation(&self, set: &PoseSet, u: Vec3) -> f32 {
-        let (na, nb) = (self.proxy_a.points().len(), self.proxy_b.points().len());
-        let lowest_b = set.b[..nb].iter().fold(f32::INFINITY, |m, p| m.min(u.dot(*p)));
-        let highest_a = set.a[..na].iter().fold(f32::NEG_INFINITY, |m, p| m.max(u.dot(*p)));
+        let j = set.project(u);
+        let lowest_b = self.proxy_b.points().iter().fold(f32::INFINITY, |m, &p| m.min(j.b(p)));
+        let highest_a = self.proxy_a.points().iter().fold(f32::NEG_INFINITY, |m, &p| m.max(j.a(p)));
         lowest_b - highest_a
+    }
+
+    /// [`Self::lower_bound`], or a lower floor when that already reaches `lo`
+    /// ([`Self::unpaired_bound`], in na + nb steps where the paired bound takes na × nb).
+    /// Tried only where pairs outnumber twice the points (a box against a hull, not a rod or
+    /// a sphere): it fails often enough that a cheap paired bound should not wait for it.
+    fn lower_bound_to(&self, p0: &PoseSet, p1: &PoseSet, u: Vec3, lo: f32) -> f32 {
+        let (na, nb) = (self.proxy_a.points().len(), self.proxy_b.points().len());
+        if na * nb > 2 * (na + nb) {
+            let quick = self.unpaired_bound(p0, p1, u);
+            if quick >= lo {
+                return quick;
+            }
+        }
+        self.lower_bound(p0, p1, u)
+    }
+
+    /// A floor below [`Self::lower_bound`]'s: each point of B paired with A's highest points
+    /// at either end and A's largest radius. The chord minimum only falls as either end falls
+    /// or the curvature grows, so every true pair's bound is at least this one; it loses only
+    /// the timing that pairing keeps, which most intervals do not need.
+    fn unpaired_bound(&self, p0: &PoseSet, p1: &PoseSet, u: Vec3) -> f32 {
+        let width = p1.t - p0.t;
+        let half_w_sq = 0.5 * width * width;
+        let (kb, ka) = (self.omega_b.length_squared() * half_w_sq, self.omega_a.length_squared() * half_w_sq);
+        let (j0, j1) = (p0.project(u), p1.project(u));
+        let highest = |j: &Projection| self.proxy_a.points().iter().fold(f32::NEG_INFINITY, |m, &a| m.max(j.a(a)));
+        let (h0, h1) = (highest(&j0), highest(&j1));
+        let bend_a = ka * self.max_radius_a;
+        let mut lowest = f32::INFINITY;
+        for (&b, &rb) in self.proxy_b.points().iter().zip(&self.radius_b) {
+            lowest = lowest.min(chord_min(j0.b(b) - h0, j1.b(b) - h1, kb * rb + bend_a));
+        }
+        lowest
     }
 
     /// A lower bound on the separation of the cores along the world-fixed unit axis `u`
@@ -275,13 +344,12 @@ impl<'a> MotionBound<'a> {
         let half_w_sq = 0.5 * width * width;
         let center_floor = u.dot(p0.center_b).min(u.dot(p1.center_b));
         let (kb, ka) = (self.omega_b.length_squared() * half_w_sq, self.omega_a.length_squared() * half_w_sq);
-        let (na, nb) = (self.proxy_a.points().len(), self.proxy_b.points().len());
+        let (j0, j1) = (p0.project(u), p1.project(u));
         let mut lowest = f32::INFINITY;
-        for j in 0..nb {
-            let (y0, y1, rb) = (u.dot(p0.b[j]), u.dot(p1.b[j]), self.radius_b[j]);
-            for i in 0..na {
-                let ra = self.radius_a[i];
-                let curved = chord_min(y0 - u.dot(p0.a[i]), y1 - u.dot(p1.a[i]), kb * rb + ka * ra);
+        for (&b, &rb) in self.proxy_b.points().iter().zip(&self.radius_b) {
+            let (y0, y1) = (j0.b(b), j1.b(b));
+            for (&a, &ra) in self.proxy_a.points().iter().zip(&self.radius_a) {
+                let curved = chord_min(y0 - j0.a(a), y1 - j1.a(a), kb * rb + ka * ra);
                 lowest = lowest.min(curved.max(center_floor - rb - ra));
             }
         }

@@ -172,6 +172,38 @@ impl<'a> SeparationFunction<'a> {
     }
 }
 
+impl SeparationFunction<'_> {
+    /// A cache to start GJK from at the poses of `m`, given the one the function was built
+    /// from. When the plane's body holds a feature and the other body a single point, that
+    /// point gives way to the other body's deepest point along the axis at `m`, where its
+    /// closest point has most likely moved (a tetrahedron turning its next corner down onto
+    /// a box's face: GJK confirms the face against that corner in one or two steps, where
+    /// the old corner costs it four or five); the old pair stays as a fourth vertex, for
+    /// when the old point is still the closest. Any other cache is kept as it is.
+    pub fn warm_cache(&self, cache: &SimplexCache, m: &MinSeparation) -> SimplexCache {
+        let count = cache.count.min(4) as usize;
+        let single = |indices: &[u8]| indices.iter().all(|&i| i == indices[0]);
+        let mut next = *cache;
+        // One point on the moving side: its pairs with the plane's points are all distinct,
+        // and stay so with the new point.
+        let (moving, deepest) = match self.kind {
+            Kind::FaceA if single(&cache.index_b[..count]) => (&mut next.index_b, m.index_b as u8),
+            Kind::FaceB if single(&cache.index_a[..count]) => (&mut next.index_a, m.index_a as u8),
+            _ => return *cache,
+        };
+        if count == 0 || moving[0] == deepest {
+            return *cache;
+        }
+        moving[..count].fill(deepest);
+        if count < 4 {
+            next.index_a[count] = cache.index_a[0];
+            next.index_b[count] = cache.index_b[0];
+            next.count += 1;
+        }
+        next
+    }
+}
+
 /// How many different indices `indices` holds (1 to 4).
 fn distinct(indices: &[u8]) -> usize {
     (0..indices.len()).filter(|&k| !indices[..k].contains(&indices[k])).count()

@@ -260,6 +260,7 @@ impl<'a> ToiQuery<'a> {
                 Some(m) => {
                     horizon = if halvings > 0 { (t2 + 2.0 * (t2 - t1)).min(self.t_max) } else { self.t_max };
                     next_poses = Some((m.xf_a, m.xf_b));
+                    cache = f.warm_cache(&cache, &m);
                 }
                 None => out.subdivisions += 1,
             }
