@@ -207,6 +207,22 @@ fn hostile() -> impl Strategy<Value = f32> {
     ]
 }
 
+/// Found by the proptest below: four points, one 8e8 m out, whose near-coplanar triangles
+/// grouped into a face whose boundary touched itself; merging it indexed a corner with no
+/// edge out and panicked. Now the group keeps its triangles: a valid hull, or an error.
+#[test]
+fn a_group_whose_boundary_touches_itself_keeps_its_triangles() {
+    let points = [
+        Vec3::new(-0.0, 0.666_601_54, 0.0),
+        Vec3::new(0.0, 0.0, -1.611_920_2),
+        Vec3::new(671_878_000.0, 13_537_484.0, -440_094_100.0),
+        Vec3::new(0.0, 0.0, 0.134_993_46),
+    ];
+    if let Ok(hull) = Hull::new(&points) {
+        assert!(check_hull(&hull, &points).is_ok(), "{:?}", check_hull(&hull, &points));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
     /// Any input: a hull that is a convex hull of its points, or an error; never a panic.

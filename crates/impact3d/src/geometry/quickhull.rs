@@ -247,14 +247,15 @@ impl<'a> Builder<'a> {
         }
         let mut faces = Vec::with_capacity(groups.len());
         for members in &groups {
-            let face = self.boundary_loop(members, &group);
-            if members.len() == 1 || self.holds_flat(members, &face) {
-                faces.push(face);
-            } else {
+            match self.boundary_loop(members, &group) {
+                Some(face) if members.len() == 1 || self.holds_flat(members, &face) => faces.push(face),
                 // The merged polygon would tilt away from its triangles (a vertex left inside
-                // the face, or a loop of a few far corners): keep the triangles.
-                for &t in members {
-                    faces.push(self.triangles[t].corners.to_vec());
+                // the face, or a loop of a few far corners), or the group's boundary is not one
+                // simple loop (it touches itself at a corner): keep the triangles.
+                _ => {
+                    for &t in members {
+                        faces.push(self.triangles[t].corners.to_vec());
+                    }
                 }
             }
         }
@@ -294,8 +295,10 @@ impl<'a> Builder<'a> {
     }
 
     /// The counter-clockwise loop of the edges of `members` whose other side is in another
-    /// group.
-    fn boundary_loop(&self, members: &[usize], group: &HashMap<usize, usize>) -> Vec<usize> {
+    /// group; `None` when those edges are not one simple loop (two leave one corner, or the
+    /// walk from the first corner does not come back through all of them). Found by proptest
+    /// on near-degenerate points 7e8 m across: the walk indexed a corner with no edge out.
+    fn boundary_loop(&self, members: &[usize], group: &HashMap<usize, usize>) -> Option<Vec<usize>> {
         let id = group[&members[0]];
         let mut next: HashMap<usize, usize> = HashMap::new();
         let mut start = usize::MAX;
@@ -305,18 +308,20 @@ impl<'a> Builder<'a> {
                 let (a, b) = (corners[k], corners[(k + 1) % 3]);
                 let across = self.edges.get(&(b, a)).map(|n| group[n]);
                 if across != Some(id) {
-                    next.insert(a, b);
+                    if next.insert(a, b).is_some() {
+                        return None;
+                    }
                     start = start.min(a);
                 }
             }
         }
         let mut face = vec![start];
-        let mut at = next[&start];
+        let mut at = *next.get(&start)?;
         while at != start && face.len() <= next.len() {
             face.push(at);
-            at = next[&at];
+            at = *next.get(&at)?;
         }
-        face
+        (at == start && face.len() == next.len()).then_some(face)
     }
 }
 
