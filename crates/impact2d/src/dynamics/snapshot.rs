@@ -18,6 +18,10 @@
 //! capacity and order of its buffers, and writing them all is what makes continuation exact.
 //! The contact hooks are code, not data: a loaded world has none until
 //! [`World::set_contact_hooks`] is called again.
+//!
+//! `World` also implements serde's traits with this feature, for embedding a world in a
+//! format of your own; a world read that way (not through [`World::load_snapshot`]) has
+//! identity 0, which no world made in the process has, and so do the handles in it.
 
 use thiserror::Error;
 

@@ -99,9 +99,9 @@ pub(crate) struct Errors {
 }
 
 impl Errors {
-    /// Small enough to stop: the anchors within 0.1 mm, the angles within 0.06° (a 50-link
-    /// chain still holds its 10 m to 0.04 mm; ragdolls in flight, whose soft rows leave them
-    /// 0.4 mm open, converge in a pass or two instead of running all eight).
+    /// Small enough to stop: the anchors within 0.1 mm, the angles within 0.06°. A 50-link
+    /// chain still holds its 10 m to 0.04 mm; against 20 µm and 0.006°, `ragdoll_rain` ran
+    /// 3 % more instructions (its ragdolls ran more passes).
     pub(crate) fn converged(self) -> bool {
         self.linear <= CONVERGED_LINEAR && self.angular <= CONVERGED_ANGULAR
     }
