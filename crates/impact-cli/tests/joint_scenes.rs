@@ -58,6 +58,7 @@ fn the_wrecking_ball_stays_on_its_rope_and_knocks_boxes_over() {
 fn the_ball_crosses_the_bridge_and_the_planks_hold() {
     let mut worst = 0.0f32;
     let run = run("bridge", |_, r| worst = worst.max(worst_pin(r)));
+    eprintln!("bridge: the widest a plank's pin opened {:.1} mm", 1e3 * worst);
     assert!(worst < 0.03, "a plank's pin opened {worst} m");
     let load = position(&run, "load");
     assert!(load[0] > 15.0 && load[1] > 5.0, "the load ended at {load:?}, not on the far bank");

@@ -85,7 +85,7 @@ pub(crate) const STILL_STATE: BodyState =
 /// The coefficients of a soft constraint of natural frequency `hertz` and damping ratio
 /// `zeta` solved with time step `h` (Catto, "Soft Constraints"): the velocity bias per meter
 /// of error (1/s), and the scales of the effective mass and of the accumulated impulse.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Softness {
     pub bias_rate: f32,

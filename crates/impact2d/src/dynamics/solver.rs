@@ -25,9 +25,7 @@ use super::contact_solver::{
 };
 use super::events::ContactHitEvent;
 use super::handles::NULL;
-use super::joint_solver::{
-    Held, JointConstraint, JointOrderKey, JointStep, project_joints, solve_joints, sync_rotations, warm_start_joints,
-};
+use super::joint_solver::{Held, JointConstraint, JointOrderKey, JointPlan, JointStep, project_joints, sync_rotations};
 use super::world::World;
 use crate::encoding::Encoding;
 use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
@@ -65,7 +63,7 @@ pub(crate) struct Solver {
     pub rotations: Vec<Rot>,
     pub sims: Vec<BodySim>,
     pub contacts: ContactSolver,
-    /// The joints prepared for the step, in joint index order.
+    /// The joints prepared for the step, in joint index order (solved in the plan's order).
     pub joints: Vec<JointConstraint>,
     /// The joints' order in the position projection, and scratch for finding it.
     pub joint_order: Vec<u32>,
@@ -74,6 +72,10 @@ pub(crate) struct Solver {
     /// `World::order_joints`): reused while the joints to solve stay the same.
     pub joint_order_key: Vec<JointOrderKey>,
     pub joint_order_found: Vec<(Held, u32)>,
+    /// Which joints the velocity passes solve four at a time, and their lanes: derived from
+    /// the prepared joints, found again after a load.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub joint_plan: JointPlan,
     pub hits: Vec<ContactHitEvent>,
     /// Milliseconds the last step spent in `finalize_bodies` (a timing: not in snapshots).
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -107,15 +109,19 @@ impl World {
         let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
         for _ in 0..substeps {
             integrate_velocities(&mut solver.states, &solver.sims, caps);
-            warm_start_joints(&mut solver.joints, &mut solver.states);
+            let encoding = solver.contacts.encoding;
+            solver.joint_plan.warm_start(&mut solver.joints, &mut solver.states, encoding);
             solver.contacts.warm_start(&mut solver.states);
-            solve_joints(&mut solver.joints, &mut solver.states, &solver.angles, joint_step, true);
+            let (plan, joints) = (&mut solver.joint_plan, &mut solver.joints);
+            plan.solve(joints, (&mut solver.states, &solver.angles), joint_step, true, encoding);
             solver.contacts.solve(&mut solver.states, &k, true);
             let motion = (&solver.sims[..], h, caps);
-            integrate_positions(&mut solver.states, &mut solver.angles, motion, solver.contacts.encoding);
-            solve_joints(&mut solver.joints, &mut solver.states, &solver.angles, joint_step, false);
+            integrate_positions(&mut solver.states, &mut solver.angles, motion, encoding);
+            let (plan, joints) = (&mut solver.joint_plan, &mut solver.joints);
+            plan.solve(joints, (&mut solver.states, &solver.angles), joint_step, false, encoding);
             solver.contacts.solve(&mut solver.states, &k, false);
         }
+        solver.joint_plan.end(&mut solver.joints);
         let (joints, order) = (&solver.joints, &solver.joint_order);
         project_joints(joints, order, &mut solver.states, &mut solver.angles, JOINT_POSITION_ITERATIONS);
         if !joints.is_empty() {

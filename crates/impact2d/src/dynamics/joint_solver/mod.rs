@@ -8,9 +8,10 @@
 //! greatest force or torque times the sub-step; limits are one-sided rows whose accumulated
 //! impulse stays on one side of zero (speculative while the limit is not reached).
 //!
-//! Joints are solved one at a time in joint index order (serially, not in the graph's
-//! colors): see `docs/architecture.md`. Every row keeps its accumulated impulse finite, so
-//! no joint can put a NaN into a body's velocity.
+//! Revolute joints are solved four at a time, in colors of their own in which no two share a
+//! moving body (`plan.rs`, `revolute_lanes.rs`); the other kinds one at a time after them, in
+//! joint index order: see `docs/architecture.md`. Every row keeps its accumulated impulse
+//! finite, so no joint can put a NaN into a body's velocity.
 //!
 //! | file | kind |
 //! |---|---|
@@ -20,15 +21,21 @@
 //! | `distance.rs` | distance: rigid length or spring, min and max length, motor |
 //! | `weld.rs` | weld: point and angle, rigid or soft |
 //! | `motor.rs` | motor joint: bounded drive toward an offset |
+//! | `plan.rs` | the joints' colors and bundles, and the passes over them |
+//! | `revolute_lanes.rs` | revolute joints' velocity passes four at a time |
 //! | `projection.rs` | position projection of the rigid rows after the sub-steps (Box2D v2's position solver) |
 
 mod distance;
 mod motor;
+mod plan;
 mod prismatic;
 mod projection;
 mod revolute;
+mod revolute_lanes;
 mod weld;
 mod wheel;
+
+pub(crate) use plan::JointPlan;
 
 pub(crate) use projection::{CONVERGED_LINEAR, linear_error, project_joints, sync_rotations};
 
@@ -84,8 +91,9 @@ pub(crate) struct JointOrderKey {
     joint: u32,
     a: u32,
     b: u32,
-    /// Bit 0: body A holds still (no mass, no inertia); bit 1: body B.
-    roots: u8,
+    /// Bit 0: body A holds still (no mass, no inertia); bit 1: body B; bit 2: a revolute
+    /// joint (solved in lanes).
+    bits: u8,
 }
 
 /// Which body of a joint holds it for the position projection: that body is not moved, the
@@ -246,6 +254,7 @@ impl World {
             // the last one only when it fits the joints prepared.
             solver.joint_order.clear();
             solver.joint_order_key.clear();
+            solver.joint_plan.clear();
             return;
         }
         let rigid = Softness::new(JOINT_HERTZ.min(0.25 / h), JOINT_DAMPING_RATIO, h);
@@ -270,11 +279,13 @@ impl World {
             solver.joints.push(c);
         }
         self.order_joints();
+        self.solver.joint_plan.begin(&self.solver.joints, rigid);
     }
 
-    /// The projection order of the joints just prepared: found again only when the joints
-    /// to solve changed since the last step (which joints, their bodies' places among the
-    /// states, which of those bodies hold still), else the last one, which it would equal.
+    /// The projection order and the velocity passes' plan (`JointPlan`) of the joints just
+    /// prepared: found again only when the joints to solve changed since the last step (which
+    /// joints, their bodies' places among the states, which of those bodies hold still, which
+    /// are revolute), else the last ones, which they would equal.
     /// Finding it (a breadth-first search, a union-find and a sort) was 2 % of `joint_grid`'s
     /// step, whose joints never change.
     fn order_joints(&mut self) {
@@ -283,17 +294,24 @@ impl World {
             joint: c.joint,
             a: c.a as u32,
             b: c.b as u32,
-            roots: u8::from(c.ma == 0.0 && c.ia == 0.0) | (u8::from(c.mb == 0.0 && c.ib == 0.0) << 1),
+            bits: u8::from(c.ma == 0.0 && c.ia == 0.0)
+                | (u8::from(c.mb == 0.0 && c.ib == 0.0) << 1)
+                | (u8::from(matches!(c.kind, JointKind::Revolute(_))) << 2),
         };
         let same = solver.joint_order_key.len() == solver.joints.len()
             && solver.joints.iter().zip(&solver.joint_order_key).all(|(c, k)| key(c) == *k);
+        let count = solver.states.len();
         if same {
             for (c, &(held, level)) in solver.joints.iter_mut().zip(&solver.joint_order_found) {
                 (c.held, c.level) = (held, level);
             }
+            if !solver.joint_plan.valid {
+                // A loaded world: the plan is derived state, found again (the same one).
+                solver.joint_plan.find(&solver.joints, count);
+            }
             return;
         }
-        let count = solver.states.len();
+        solver.joint_plan.find(&solver.joints, count);
         order_for_projection(&mut solver.joints, count, &mut solver.joint_order, &mut solver.joint_scratch);
         solver.joint_order_key.clear();
         solver.joint_order_key.extend(solver.joints.iter().map(key));
@@ -389,23 +407,41 @@ fn springs(kind: &JointKind, h: f32) -> (Option<Softness>, Option<Softness>) {
     }
 }
 
-/// Applies every joint's accumulated impulses (warm start), in order.
-pub(crate) fn warm_start_joints(joints: &mut [JointConstraint], states: &mut [BodyState]) {
-    for c in joints {
-        match c.kind {
-            JointKind::Revolute(_) => revolute::warm_start(c, states),
-            JointKind::Prismatic(_) => prismatic::warm_start(c, states),
-            JointKind::Wheel(_) => wheel::warm_start(c, states),
-            JointKind::Distance(_) => distance::warm_start(c, states),
-            JointKind::Weld(_) => weld::warm_start(c, states),
-            JointKind::Motor(_) => motor::warm_start(c, states),
-            JointKind::Filter => {}
-        }
+/// Applies one joint's accumulated impulses (warm start).
+pub(crate) fn warm_start_one(c: &mut JointConstraint, states: &mut [BodyState]) {
+    match c.kind {
+        JointKind::Revolute(_) => revolute::warm_start(c, states),
+        JointKind::Prismatic(_) => prismatic::warm_start(c, states),
+        JointKind::Wheel(_) => wheel::warm_start(c, states),
+        JointKind::Distance(_) => distance::warm_start(c, states),
+        JointKind::Weld(_) => weld::warm_start(c, states),
+        JointKind::Motor(_) => motor::warm_start(c, states),
+        JointKind::Filter => {}
     }
 }
 
-/// Solves every joint once, in order: with the rigid rows' bias (`use_bias`) or without it
-/// (the relax pass). `angles` are the states' angles turned since the start of the step.
+/// Solves one joint once: with the rigid rows' bias (`use_bias`) or without it (the relax
+/// pass). `angles` are the states' angles turned since the start of the step.
+pub(crate) fn solve_one(
+    c: &mut JointConstraint,
+    states: &mut [BodyState],
+    angles: &[f32],
+    step: JointStep,
+    use_bias: bool,
+) {
+    let pose = Pose::of(c, states, angles);
+    match c.kind {
+        JointKind::Revolute(d) => revolute::solve(c, &d, &pose, states, step, use_bias),
+        JointKind::Prismatic(d) => prismatic::solve(c, &d, &pose, states, step, use_bias),
+        JointKind::Wheel(d) => wheel::solve(c, &d, &pose, states, step, use_bias),
+        JointKind::Distance(d) => distance::solve(c, &d, &pose, states, step, use_bias),
+        JointKind::Weld(_) => weld::solve(c, &pose, states, use_bias),
+        JointKind::Motor(d) => motor::solve(c, &d, &pose, states, step),
+        JointKind::Filter => {}
+    }
+}
+
+/// Solves every joint once, in order (see [`solve_one`]).
 pub(crate) fn solve_joints(
     joints: &mut [JointConstraint],
     states: &mut [BodyState],
@@ -414,16 +450,7 @@ pub(crate) fn solve_joints(
     use_bias: bool,
 ) {
     for c in joints {
-        let pose = Pose::of(c, states, angles);
-        match c.kind {
-            JointKind::Revolute(d) => revolute::solve(c, &d, &pose, states, step, use_bias),
-            JointKind::Prismatic(d) => prismatic::solve(c, &d, &pose, states, step, use_bias),
-            JointKind::Wheel(d) => wheel::solve(c, &d, &pose, states, step, use_bias),
-            JointKind::Distance(d) => distance::solve(c, &d, &pose, states, step, use_bias),
-            JointKind::Weld(_) => weld::solve(c, &pose, states, use_bias),
-            JointKind::Motor(d) => motor::solve(c, &d, &pose, states, step),
-            JointKind::Filter => {}
-        }
+        solve_one(c, states, angles, step, use_bias);
     }
 }
 
