@@ -84,7 +84,7 @@ impl World {
         let (mut order, mut scratch) = (Vec::new(), Default::default());
         order_for_projection(&mut constraints, count, &mut order, &mut scratch);
         for _ in 0..JOINT_CCD_ITERATIONS {
-            let joints_found = project_joints(&constraints, &order, &mut states, &mut angles, 1);
+            let joints_found = project_joints(&constraints, &order, (&mut states, &mut angles), 1, 0.0);
             let walls_found = walls.iter().fold(0.0f32, |worst, w| worst.max(keep_out(w, &mut states, &mut angles)));
             // A pass that found nothing to correct is the last: the rest would change nothing.
             if joints_found.converged() && walls_found <= CONVERGED_LINEAR {

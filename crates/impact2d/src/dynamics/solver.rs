@@ -25,7 +25,9 @@ use super::contact_solver::{
 };
 use super::events::ContactHitEvent;
 use super::handles::NULL;
-use super::joint_solver::{Held, JointConstraint, JointOrderKey, JointPlan, JointStep, project_joints, sync_rotations};
+use super::joint_solver::{
+    Held, JointConstraint, JointOrderKey, JointPlan, JointStep, LOOP_SLOP, project_joints, sync_rotations,
+};
 use super::world::World;
 use crate::encoding::Encoding;
 use crate::math::{Rot, Sweep, Vec2, cos_sin_lanes};
@@ -123,7 +125,7 @@ impl World {
         }
         solver.joint_plan.end(&mut solver.joints);
         let (joints, order) = (&solver.joints, &solver.joint_order);
-        project_joints(joints, order, &mut solver.states, &mut solver.angles, JOINT_POSITION_ITERATIONS);
+        project_joints(joints, order, (&mut solver.states, &mut solver.angles), JOINT_POSITION_ITERATIONS, LOOP_SLOP);
         if !joints.is_empty() {
             sync_rotations(&mut solver.states, &solver.angles);
         }

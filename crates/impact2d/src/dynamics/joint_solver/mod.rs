@@ -37,7 +37,7 @@ mod wheel;
 
 pub(crate) use plan::JointPlan;
 
-pub(crate) use projection::{CONVERGED_LINEAR, linear_error, project_joints, sync_rotations};
+pub(crate) use projection::{CONVERGED_LINEAR, LOOP_SLOP, linear_error, project_joints, sync_rotations};
 
 use super::body::Body;
 use super::contact_solver::{BodyState, Softness};

@@ -15,7 +15,7 @@ use crate::dynamics::joint::JointKind;
 use crate::math::{Rot, Vec2};
 
 /// The largest linear correction of one row in one pass (meters; Box2D v2's).
-const MAX_LINEAR_CORRECTION: f32 = 0.2;
+pub(crate) const MAX_LINEAR_CORRECTION: f32 = 0.2;
 
 /// The largest angular correction of one row in one pass (radians, 8°; Box2D v2's).
 const MAX_ANGULAR_CORRECTION: f32 = 8.0 * std::f32::consts::PI / 180.0;
@@ -34,52 +34,98 @@ const CONVERGED_ANGULAR: f32 = 1.0e-3;
 /// converge.
 const STALL_RATIO: f32 = 0.99;
 
+/// The step's projection leaves the loop groups' joints to the velocity passes while none is
+/// open wider than this (meters): there their passes gain 1–3 % a pass (an error spread over
+/// the whole group, as a grid's sag under its own weight, which the velocity passes hold as
+/// Box2D v3 holds all its joints), and the first two passes, one to find the errors and one to
+/// find that they stalled, cost a third of `joint_grid`'s step. Wider, the error is a load's
+/// (a ball on a bridge: 16 mm with the passes against 23 mm without) and the passes take it
+/// back. The correction after continuous collision projects them at any width.
+pub(crate) const LOOP_SLOP: f32 = 0.01;
+
 /// Projects the joints' positions up to `iterations` times, in `order` (positions in
 /// `joints`), each joint moving only its free body when one body holds it; the passes end
-/// early once every joint converged or stalled (see [`STALL_RATIO`]). `angles` are the
-/// states' angles turned since the start of the step; each state's rotation follows its angle.
-/// Returns the largest errors the last pass found before its corrections.
+/// early once every joint converged or stalled (see [`STALL_RATIO`]). The joints of groups
+/// hung from two places or more ([`Held::Shared`]) are projected only when one of them is open
+/// wider than `loop_slop` (meters; see [`LOOP_SLOP`]). `angles` are the states' angles turned
+/// since the start of the step; each state's rotation follows its angle. Returns the largest
+/// errors the last pass found before its corrections.
 pub(crate) fn project_joints(
     joints: &[JointConstraint],
     order: &[u32],
-    states: &mut [BodyState],
-    angles: &mut [f32],
+    (states, angles): (&mut [BodyState], &mut [f32]),
     iterations: u32,
+    loop_slop: f32,
 ) -> Errors {
-    let (mut loops_done, mut last_loop) = (false, f32::INFINITY);
-    let mut found = Errors::default();
+    let mut passes = Passes::new();
+    let loops = order.iter().map(|&k| &joints[k as usize]).filter(|c| c.held == Held::Shared);
+    let open = loops.map(|c| linear_error(c, states, angles)).fold(0.0f32, f32::max);
+    passes.loops_done = open <= loop_slop;
+    let mut found = Errors { linear: open, angular: 0.0 };
     for _ in 0..iterations {
-        let (mut tree, mut looped) = (Errors::default(), Errors::default());
-        for &k in order {
-            let c = &joints[k as usize];
-            match c.held {
-                // A joint held by neither body is projected as it is: copying the whole
-                // constraint (216 bytes) for every joint and pass was 8 % of the step of the
-                // joint_grid benchmark.
-                Held::Neither => tree = tree.max(project(c, states, angles)),
-                Held::Shared if !loops_done => looped = looped.max(project(c, states, angles)),
-                Held::Shared => {}
-                // The holding body does not move: as if its mass were infinite, in a copy
-                // with its masses zeroed.
-                Held::A | Held::B => {
-                    let mut c = *c;
-                    if c.held == Held::A {
-                        (c.ma, c.ia) = (0.0, 0.0);
-                    } else {
-                        (c.mb, c.ib) = (0.0, 0.0);
-                    }
-                    tree = tree.max(project(&c, states, angles));
-                }
-            }
-        }
+        let (tree, looped) = project_pass(joints, order, (states, angles), passes.loops_done);
         found = tree.max(looped);
-        loops_done |= looped.converged() || looped.linear > STALL_RATIO * last_loop;
-        last_loop = looped.linear;
-        if loops_done && tree.converged() {
+        if passes.done(tree, looped) {
             break;
         }
     }
     found
+}
+
+/// When the passes of a projection end: once the tree joints converged and the joints of
+/// groups hung from two places or more ([`Held::Shared`]) converged or stalled.
+pub(crate) struct Passes {
+    /// Whether the loop groups' joints are done (left out of the passes that follow).
+    pub loops_done: bool,
+    last_loop: f32,
+}
+
+impl Passes {
+    pub(crate) fn new() -> Passes {
+        Passes { loops_done: false, last_loop: f32::INFINITY }
+    }
+
+    /// Takes a pass's errors (the tree joints' and the loop groups'); true when it was the last.
+    pub(crate) fn done(&mut self, tree: Errors, looped: Errors) -> bool {
+        self.loops_done |= looped.converged() || looped.linear > STALL_RATIO * self.last_loop;
+        self.last_loop = looped.linear;
+        self.loops_done && tree.converged()
+    }
+}
+
+/// One pass over the joints at `order`, the loop groups' joints only while `!loops_done`;
+/// returns the largest errors found before correcting them, of the tree joints and of the
+/// loop groups' joints.
+pub(crate) fn project_pass(
+    joints: &[JointConstraint],
+    order: &[u32],
+    (states, angles): (&mut [BodyState], &mut [f32]),
+    loops_done: bool,
+) -> (Errors, Errors) {
+    let (mut tree, mut looped) = (Errors::default(), Errors::default());
+    for &k in order {
+        let c = &joints[k as usize];
+        match c.held {
+            // A joint held by neither body is projected as it is: copying the whole
+            // constraint (216 bytes) for every joint and pass was 8 % of the step of the
+            // joint_grid benchmark.
+            Held::Neither => tree = tree.max(project(c, states, angles)),
+            Held::Shared if !loops_done => looped = looped.max(project(c, states, angles)),
+            Held::Shared => {}
+            // The holding body does not move: as if its mass were infinite, in a copy
+            // with its masses zeroed.
+            Held::A | Held::B => {
+                let mut c = *c;
+                if c.held == Held::A {
+                    (c.ma, c.ia) = (0.0, 0.0);
+                } else {
+                    (c.mb, c.ib) = (0.0, 0.0);
+                }
+                tree = tree.max(project(&c, states, angles));
+            }
+        }
+    }
+    (tree, looped)
 }
 
 /// Sets each state's rotation from its angle: after the projection, whose small turns update
@@ -106,7 +152,7 @@ impl Errors {
         self.linear <= CONVERGED_LINEAR && self.angular <= CONVERGED_ANGULAR
     }
 
-    fn max(self, other: Errors) -> Errors {
+    pub(crate) fn max(self, other: Errors) -> Errors {
         Errors { linear: self.linear.max(other.linear), angular: self.angular.max(other.angular) }
     }
 }
@@ -168,16 +214,17 @@ fn project(c: &JointConstraint, states: &mut [BodyState], angles: &mut [f32]) ->
 /// translation beyond them (angles are not counted).
 pub(crate) fn linear_error(c: &JointConstraint, states: &[BodyState], angles: &[f32]) -> f32 {
     let pose = Pose::of(c, states, angles);
-    let axis = states[c.a].dq.rotate(c.axis);
-    let translation = axis.dot(pose.d);
     let beyond = |x: f32, on: bool, lower: f32, upper: f32| if on { (lower - x).max(x - upper).max(0.0) } else { 0.0 };
+    // Off the axis line, or beyond the limits along it.
+    let off_axis = |on: bool, lower: f32, upper: f32| {
+        let axis = states[c.a].dq.rotate(c.axis);
+        axis.perp_dot(pose.d).abs().max(beyond(axis.dot(pose.d), on, lower, upper))
+    };
     match c.kind {
         JointKind::Revolute(_) => pose.d.length(),
         JointKind::Weld(d) if d.linear_hertz == 0.0 => pose.d.length(),
-        JointKind::Prismatic(d) => {
-            axis.perp_dot(pose.d).abs().max(beyond(translation, d.enable_limit, d.lower, d.upper))
-        }
-        JointKind::Wheel(d) => axis.perp_dot(pose.d).abs().max(beyond(translation, d.enable_limit, d.lower, d.upper)),
+        JointKind::Prismatic(d) => off_axis(d.enable_limit, d.lower, d.upper),
+        JointKind::Wheel(d) => off_axis(d.enable_limit, d.lower, d.upper),
         JointKind::Distance(d) => {
             let length = pose.d.length();
             if d.enable_spring {
