@@ -46,15 +46,17 @@ impl World {
             return;
         }
         let (bodies, joints) = self.jointed_component();
-        if joints.is_empty() {
-            return;
-        }
-        for _ in 0..JOINT_CCD_ROUNDS {
-            if !self.correct_round(&bodies, &joints) {
-                break;
+        // Groups share no body and meet only static and kinematic shapes here, so each is
+        // corrected on its own, for as many passes as it needs: a pile of ragdolls ran every
+        // ragdoll's passes until the slowest one converged.
+        for (bodies, joints) in self.jointed_groups(&bodies, &joints) {
+            for _ in 0..JOINT_CCD_ROUNDS {
+                if !self.correct_round(&bodies, &joints) {
+                    break;
+                }
             }
+            self.settle_velocities(&bodies, &joints, h);
         }
-        self.settle_velocities(&bodies, &joints, h);
         self.continuous.moved.sort_unstable();
         self.continuous.moved.dedup();
     }
@@ -251,6 +253,45 @@ impl World {
         joints.sort_unstable();
         joints.dedup();
         (bodies, joints)
+    }
+
+    /// The groups of `bodies` (sorted) linked by `joints` (sorted): each group's bodies and the
+    /// joints on them, both sorted, the groups in the order of their first body.
+    fn jointed_groups(&self, bodies: &[u32], joints: &[u32]) -> Vec<(Vec<u32>, Vec<u32>)> {
+        let place = |body: u32| bodies.binary_search(&body).ok();
+        let mut parent: Vec<usize> = (0..bodies.len()).collect();
+        let root = |parent: &mut Vec<usize>, mut x: usize| {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        };
+        for &index in joints {
+            let j = &self.joints[index];
+            if let (Some(a), Some(b)) = (place(j.body_a), place(j.body_b)) {
+                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+        let mut group_of = vec![usize::MAX; bodies.len()];
+        let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        for (k, &body) in bodies.iter().enumerate() {
+            let r = root(&mut parent, k);
+            if group_of[r] == usize::MAX {
+                group_of[r] = groups.len();
+                groups.push((Vec::new(), Vec::new()));
+            }
+            groups[group_of[r]].0.push(body);
+        }
+        for &index in joints {
+            let j = &self.joints[index];
+            if let Some(k) = place(j.body_a).or(place(j.body_b)) {
+                groups[group_of[root(&mut parent, k)]].1.push(index);
+            }
+        }
+        groups.retain(|(_, joints)| !joints.is_empty());
+        groups
     }
 
     /// The fraction (0 to 1) of the motion `dp` (meters) and `turn` (radians) that body
