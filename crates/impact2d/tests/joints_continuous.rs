@@ -83,8 +83,9 @@ const SEEDS: u64 = 200;
 /// without the joint correction after continuous collision (`dynamics/joint_ccd.rs`) the
 /// largest anchor gap of a seed was 311 to 1,736 mm (on the first 40 seeds); with it, as first
 /// written (32 passes, walls' rows at the contact points), up to 112 mm, 8 seeds over the
-/// issue's 2 cm (median 6.8 mm). Now every seed is under 15 mm: at most 14.1 mm, median
-/// 3.0 mm (on 1,000 seeds: at most 15.2 mm, median 3.1 mm). See docs/architecture.md, "Joints
+/// issue's 2 cm (median 6.8 mm). Now every seed is under 15 mm: at most 13.4 mm, median
+/// 3.1 mm (with the joints solved in colored lanes and each jointed group corrected on its
+/// own; before, at most 14.1 mm, and on 1,000 seeds at most 15.2 mm, median 3.1 mm). See docs/architecture.md, "Joints
 /// and continuous collision".
 #[test]
 fn ragdolls_fired_into_thin_walls_keep_their_limbs_and_joints() {
@@ -132,8 +133,8 @@ fn ragdoll_volleys_are_deterministic() {
 #[test]
 fn ragdolls_in_stop_at_impact_mode_pass_no_wall_either() {
     // The peers' mode: fast bodies stop at their time of impact and lose the rest of the step.
-    // Measured on these 40 seeds: the largest anchor gap per seed at most 17.2 mm (median
-    // 4.9 mm). With 32 correction passes and the walls' rows at the contact points, 100 seeds
+    // Measured on these 40 seeds: the largest anchor gap per seed at most 11.4 mm (median
+    // 3.7 mm; 17.2 and 4.9 mm before the joints were solved in colored lanes). With 32 correction passes and the walls' rows at the contact points, 100 seeds
     // reached 161 mm (median 8.0 mm, 12 seeds over 2 cm).
     let def = WorldDef { continuous_mode: ContinuousMode::StopAtImpact, ..WorldDef::default() };
     let mut gaps = Vec::new();

@@ -192,25 +192,23 @@ mod tests {
     use crate::encoding::Encoding;
     use crate::geometry::{Circle, Shape, make_box};
     use crate::math::Vec2;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
-    /// SplitMix64, for seeded worlds.
-    struct Rng(u64);
+    /// Seeded draws: uniform in `lo..hi`, and an index below `n`.
+    struct Rng(ChaCha8Rng);
 
     impl Rng {
-        fn unit(&mut self) -> f32 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0.random_range(lo..hi)
         }
 
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.unit()
+        fn unit(&mut self) -> f32 {
+            self.range(0.0, 1.0)
         }
 
         fn below(&mut self, n: usize) -> usize {
-            ((self.unit() * n as f32) as usize).min(n - 1)
+            self.0.random_range(0..n)
         }
     }
 
@@ -218,7 +216,7 @@ mod tests {
     /// the ground or a kinematic body, each with a random mix of limits, motor and spring, some
     /// with a break force; a few prismatic and distance joints (solved one at a time).
     fn tangle(seed: u64) -> (World, Vec<BodyId>, Vec<JointId>) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng(ChaCha8Rng::seed_from_u64(seed));
         let mut world = World::new(&WorldDef::default()).unwrap();
         let ground = world.create_body(&BodyDef::fixed(Vec2::new(0.0, -1.0))).unwrap();
         world.create_shape(ground, &ShapeDef::default(), &Shape::Polygon(make_box(30.0, 1.0).unwrap())).unwrap();
