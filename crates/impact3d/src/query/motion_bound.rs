@@ -119,16 +119,18 @@ impl<'a> MotionBound<'a> {
         (proxy_a, sweep_a): (&'a ShapeProxy, &'a Sweep),
         (proxy_b, sweep_b): (&'a ShapeProxy, &'a Sweep),
     ) -> Self {
+        // The radii and their largest in one pass over the points only, not the whole
+        // arrays (64 entries each, most of them unused padding).
         let radii = |proxy: &ShapeProxy, center: Vec3| {
-            let mut r = [0.0; MAX_HULL_VERTICES];
+            let (mut r, mut largest) = ([0.0; MAX_HULL_VERTICES], 0.0f32);
             for (ri, p) in r.iter_mut().zip(proxy.points()) {
                 *ri = p.distance(center);
+                largest = largest.max(*ri);
             }
-            r
+            (r, largest)
         };
-        let (radius_a, radius_b) = (radii(proxy_a, sweep_a.local_center), radii(proxy_b, sweep_b.local_center));
-        let max = |r: &[f32]| r.iter().copied().fold(0.0, f32::max);
-        let (max_a, max_b) = (max(&radius_a), max(&radius_b));
+        let ((radius_a, max_a), (radius_b, max_b)) =
+            (radii(proxy_a, sweep_a.local_center), radii(proxy_b, sweep_b.local_center));
         let (omega_a, omega_b) = (sweep_a.rotation, sweep_b.rotation);
         MotionBound {
             proxy_a,
