@@ -10,6 +10,7 @@ mod distance;
 mod epa;
 mod error;
 mod motion_bound;
+mod point_lanes;
 mod proxy;
 mod sat;
 mod separation;
