@@ -238,11 +238,14 @@ impl<'a> MotionBound<'a> {
     }
 
     /// True when, at one pose set, the separation along every candidate axis is below `lo`.
+    /// As in [`Self::piece_floor`], a frame that does not turn holds the world axes again
+    /// (turned there and back): skipped.
     fn midpoint_below(&self, pm: &PoseSet, axes: &CertAxes, lo: f32) -> bool {
-        let world = axes.world.iter().copied();
-        let in_a = axes.in_a.iter().map(|&u| pm.rot_a * u);
-        let in_b = axes.in_b.iter().map(|&u| pm.rot_b * u);
-        world.chain(in_a).chain(in_b).all(|u| self.separation(pm, u) < lo)
+        let below = |u: Vec3| self.separation(pm, u) < lo;
+        let turned = |omega: Vec3, q: Quat, body: &[Vec3; 2]| omega == Vec3::ZERO || body.iter().all(|&u| below(q * u));
+        axes.world.iter().all(|&u| below(u))
+            && turned(self.omega_a, pm.rot_a, &axes.in_a)
+            && turned(self.omega_b, pm.rot_b, &axes.in_b)
     }
 
     /// A floor on the separation along `u`, fixed in A's frame (`in_a`) or in B's, between
