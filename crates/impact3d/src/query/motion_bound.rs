@@ -262,14 +262,14 @@ impl<'a> MotionBound<'a> {
         let sweep_curve = w * w * centers + 2.0 * w * self.relative_speed;
         // Coordinates in the frame (about the frame body's center, unturned) along u: the
         // projection on u turned with the frame, less the frame's center (A's is the origin).
+        // The frame body's own points project on u itself (not on u turned into the world
+        // and back): only the other body's frame needs the turned axis.
         let along = |p: &PoseSet| {
             let (turn, center) = if in_a { (p.rot_a, Vec3::ZERO) } else { (p.rot_b, p.center_b) };
             let w = turn * u;
-            let mut projection = p.project(w);
             let shift = w.dot(center);
-            projection.shift_a -= shift;
-            projection.shift_b -= shift;
-            projection
+            let (local_a, local_b) = if in_a { (u, p.rot_b.inverse() * w) } else { (p.rot_a.inverse() * w, u) };
+            Projection { local_a, shift_a: w.dot(p.offset_a) - shift, local_b, shift_b: w.dot(p.offset_b) - shift }
         };
         let (j0, j1) = (along(p0), along(p1));
         let (a, b) = (self.proxy_a.points(), self.proxy_b.points());
