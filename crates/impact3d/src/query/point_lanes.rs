@@ -61,14 +61,11 @@ impl PointLanes {
             index = Vec4::select(better, lane_index, index);
             lane_index += Vec4::splat(4.0);
         }
-        let (best, index) = (best.to_array(), index.to_array());
-        let mut winner = (best[0], index[0]);
-        for k in 1..4 {
-            if best[k] > winner.0 || (best[k] == winner.0 && index[k] < winner.1) {
-                winner = (best[k], index[k]);
-            }
-        }
-        winner.1 as usize
+        // The largest value, then the smallest index among the lanes that hold it (no lane
+        // holds a NaN: a NaN dot never wins; all −∞ leaves every lane at index 0).
+        let top = best.max_element();
+        let first = Vec4::select(best.cmpeq(Vec4::splat(top)), index, Vec4::splat(f32::MAX)).min_element();
+        first as u32 as usize
     }
 }
 
