@@ -102,6 +102,11 @@ impl Sweep {
     /// The orientation at normalized time `t`.
     #[inline]
     pub fn rotation_at(&self, t: f32) -> Quat {
+        // Without a turn the exponential is the identity, and the identity times q1 is q1
+        // exactly: skipping both gives the same bits.
+        if self.rotation == Vec3::ZERO {
+            return self.q1.normalize();
+        }
         (quat_from_rotation_vector(self.rotation * t) * self.q1).normalize()
     }
 
@@ -110,7 +115,10 @@ impl Sweep {
     pub fn transform_at(&self, t: f32) -> Transform {
         let q = self.rotation_at(t);
         let c = self.c1 + (self.c2 - self.c1) * t;
-        Transform { p: c - q * self.local_center, q }
+        // A center of mass at the body's origin needs no turn (c - q * 0 is c, up to the sign
+        // of a zero).
+        let p = if self.local_center == Vec3::ZERO { c } else { c - q * self.local_center };
+        Transform { p, q }
     }
 
     /// Whether every number is finite and `q1` is a unit quaternion.
