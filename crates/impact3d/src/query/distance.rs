@@ -230,9 +230,17 @@ impl<'a> Pair<'a> {
 }
 
 /// The simplex: up to four vertices with the barycentric weights of its closest point.
+///
+/// The differences and the indices are kept apart: the sub-algorithm reads the differences
+/// in place (no copy into an array of its own on every step), and a reduction that keeps
+/// the vertices where they are (the whole simplex, its first vertex or first edge, the most
+/// common outcomes) moves nothing.
 #[derive(Clone, Copy, Debug, Default)]
 struct Simplex {
-    vertices: [Vertex; 4],
+    /// The vertices' differences (B − A, A's frame, f64); zero beyond `count` at first.
+    w: [DVec3; 4],
+    /// The vertices' point indices (A's, B's).
+    index: [(u8, u8); 4],
     weights: [f64; 4],
     count: usize,
     overlap: bool,
@@ -241,20 +249,21 @@ struct Simplex {
 impl Simplex {
     fn push(&mut self, v: Vertex) {
         if self.count < 4 {
-            self.vertices[self.count] = v;
+            self.w[self.count] = v.w;
+            self.index[self.count] = (v.index_a, v.index_b);
             self.count += 1;
         }
     }
 
     fn holds(&self, v: &Vertex) -> bool {
-        self.vertices[..self.count].iter().any(|s| s.index_a == v.index_a && s.index_b == v.index_b)
+        self.index[..self.count].contains(&(v.index_a, v.index_b))
     }
 
     fn cache(&self) -> SimplexCache {
         let mut c = SimplexCache { count: self.count as u8, ..Default::default() };
-        for (i, v) in self.vertices[..self.count].iter().enumerate() {
-            c.index_a[i] = v.index_a;
-            c.index_b[i] = v.index_b;
+        for (i, &(ia, ib)) in self.index[..self.count].iter().enumerate() {
+            c.index_a[i] = ia;
+            c.index_b[i] = ib;
         }
         c
     }
@@ -262,9 +271,9 @@ impl Simplex {
     /// The closest points of A and B (A's frame): the weighted vertices' points.
     fn closest_points(&self, pair: &Pair) -> (DVec3, DVec3) {
         let (mut a, mut b) = (DVec3::ZERO, DVec3::ZERO);
-        for (v, &weight) in self.vertices[..self.count].iter().zip(&self.weights) {
-            a += pair.point_a(v.index_a as usize) * weight;
-            b += pair.point_b(v.index_b as usize) * weight;
+        for (&(ia, ib), &weight) in self.index[..self.count].iter().zip(&self.weights) {
+            a += pair.point_a(ia as usize) * weight;
+            b += pair.point_b(ib as usize) * weight;
         }
         (a, b)
     }
@@ -273,15 +282,12 @@ impl Simplex {
     /// origin, sets their weights and returns that point. A tetrahedron holding the origin
     /// sets `overlap`.
     fn solve(&mut self) -> DVec3 {
-        let mut w = [DVec3::ZERO; 4];
-        for (wi, v) in w.iter_mut().zip(&self.vertices[..self.count]) {
-            *wi = v.w;
-        }
+        let w = &self.w;
         let feature = match self.count {
             1 => Feature::vertex(0),
-            2 => segment(&w, [0, 1]),
-            3 => triangle(&w, [0, 1, 2]),
-            _ => match tetrahedron(&w) {
+            2 => segment(w, [0, 1]),
+            3 => triangle(w, [0, 1, 2]),
+            _ => match tetrahedron(w) {
                 Some(found) => found,
                 None => {
                     self.overlap = true;
@@ -291,13 +297,18 @@ impl Simplex {
                 }
             },
         };
-        let old = self.vertices;
-        for k in 0..feature.count {
-            self.vertices[k] = old[feature.ids[k]];
+        let point = feature.point(w);
+        let kept = &feature.ids[..feature.count];
+        if kept.iter().enumerate().any(|(k, &id)| id != k) {
+            let (w, index) = (self.w, self.index);
+            for (k, &id) in kept.iter().enumerate() {
+                self.w[k] = w[id];
+                self.index[k] = index[id];
+            }
         }
         self.weights = feature.weights;
         self.count = feature.count;
-        feature.point(&w)
+        point
     }
 }
 
