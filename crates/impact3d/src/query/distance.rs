@@ -91,17 +91,25 @@ pub(crate) fn core_distance(input: &DistanceInput, cache: &mut SimplexCache) -> 
     measure(input, cache, (0.0, 0.0))
 }
 
+/// [`core_distance`] of poses known to be valid, unchecked: the time of impact's poses, taken
+/// from sweeps it checked once per query (finite, unit rotations, centers within
+/// [`MAX_COORDINATE`]), not twice on every GJK call.
+pub(crate) fn core_distance_of_valid(input: &DistanceInput, cache: &mut SimplexCache) -> DistanceOutput {
+    measure_valid(input, cache, (0.0, 0.0))
+}
+
 /// The distance of the pair less the radii `(ra, rb)` (meters).
-fn measure(
-    input: &DistanceInput,
-    cache: &mut SimplexCache,
-    (ra, rb): (f64, f64),
-) -> Result<DistanceOutput, QueryError> {
+fn measure(input: &DistanceInput, cache: &mut SimplexCache, radii: (f64, f64)) -> Result<DistanceOutput, QueryError> {
     for (xf, what) in [(input.transform_a, "transform_a"), (input.transform_b, "transform_b")] {
         if !xf.is_valid() || xf.p.abs().max_element() > MAX_COORDINATE {
             return Err(QueryError::NonFinite { what });
         }
     }
+    Ok(measure_valid(input, cache, radii))
+}
+
+/// [`measure`] of poses already checked.
+fn measure_valid(input: &DistanceInput, cache: &mut SimplexCache, (ra, rb): (f64, f64)) -> DistanceOutput {
     let pair = Pair::new(input.proxy_a, input.proxy_b, input.transform_a.inv_mul(input.transform_b));
     let (simplex, iterations) = pair.search(cache);
     *cache = simplex.cache();
@@ -110,13 +118,13 @@ fn measure(
     let core = gap.length();
     let to_world = |p: DVec3| input.transform_a.apply(p.as_vec3());
     if simplex.overlap || core == 0.0 {
-        return Ok(DistanceOutput {
+        return DistanceOutput {
             point_a: to_world(pa),
             point_b: to_world(pb),
             normal: Vec3::ZERO,
             distance: 0.0,
             iterations,
-        });
+        };
     }
     let n = gap / core;
     let distance = (core - ra - rb).max(0.0);
@@ -127,13 +135,13 @@ fn measure(
         let m = (pa + pb) * 0.5;
         (m, m)
     };
-    Ok(DistanceOutput {
+    DistanceOutput {
         point_a: to_world(sa),
         point_b: to_world(sb),
         normal: input.transform_a.q * n.as_vec3(),
         distance: distance as f32,
         iterations,
-    })
+    }
 }
 
 /// The two proxies, B placed in A's frame.
