@@ -12,6 +12,8 @@ mod error;
 mod motion_bound;
 mod point_lanes;
 mod proxy;
+mod ray_box;
+mod ray_capsule;
 mod sat;
 mod separation;
 mod shape_cast;
