@@ -24,6 +24,7 @@ use super::proxy::ShapeProxy;
 use crate::math::{Quat, Sweep, Transform, Vec3};
 use crate::settings::MAX_HULL_VERTICES;
 use impact_core::toi::chord_min;
+use std::cell::Cell;
 
 /// What the certificate needs of two moving proxies, computed once per query.
 pub(crate) struct MotionBound<'a> {
@@ -44,6 +45,9 @@ pub(crate) struct MotionBound<'a> {
     omega_b: Vec3,
     /// Speed of B's center relative to A's (meters per unit of normalized time).
     relative_speed: f32,
+    /// Which world axis (0: GJK's normal at the start, 1: the separation axis at the end)
+    /// certified the last piece: tried first on the next.
+    first_world: Cell<usize>,
 }
 
 /// The axes a certificate tries, each fixed in one frame: the world, A's body, B's body.
@@ -145,6 +149,7 @@ impl<'a> MotionBound<'a> {
             omega_a,
             omega_b,
             relative_speed: ((sweep_b.c2 - sweep_b.c1) - (sweep_a.c2 - sweep_a.c1)).length(),
+            first_world: Cell::new(1),
         }
     }
 
@@ -214,11 +219,18 @@ impl<'a> MotionBound<'a> {
     /// that reaches `lo`. A frame that does not turn is the world frame again: skipped.
     fn piece_floor(&self, p0: &PoseSet, p1: &PoseSet, axes: &CertAxes, lo: f32) -> f32 {
         let mut floor = f32::NEG_INFINITY;
-        for (k, &u) in axes.world.iter().enumerate() {
+        // The world axis that certified the last piece first: the pieces of one query tend to
+        // be certified by the same one (on random shapes the axis at the end 97 % of the
+        // time, on spinning rods mostly GJK's normal at the start), and a paired bound that
+        // fails first costs as much as the one that then succeeds.
+        let first = self.first_world.get();
+        for k in [first, 1 - first] {
+            let u = axes.world[k];
             // The same axis at both ends gives the same floor.
-            if k == 0 || u != axes.world[0] {
+            if k == first || u != axes.world[first] {
                 floor = floor.max(self.lower_bound_to(p0, p1, u, lo));
                 if floor >= lo {
+                    self.first_world.set(k);
                     return floor;
                 }
             }
