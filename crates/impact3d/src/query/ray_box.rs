@@ -21,32 +21,26 @@ pub(super) fn ray_box(frame: &BoxFrame, input: &RayCastInput) -> Option<CastOutp
     } else {
         (input.origin - frame.center, input.translation)
     };
-    let h = frame.half_extents;
-    let (mut lo, mut hi) = (0.0f32, input.max_fraction);
-    let mut entered = None;
-    for axis in 0..3 {
-        let (o, d, half) = (origin[axis], translation[axis], h[axis]);
-        if d == 0.0 {
-            // Parallel to the slab: inside it for the whole ray, or never.
-            if o.abs() > half {
-                return None;
-            }
-            continue;
-        }
-        // The near face is the one the ray comes from: on the side opposite to its motion.
-        let near = if d > 0.0 { -half } else { half };
-        let (enter, exit) = ((near - o) / d, (-near - o) / d);
-        if enter > lo {
-            lo = enter;
-            entered = Some((axis, near.signum()));
-        }
-        hi = hi.min(exit);
-        if lo > hi {
-            return None;
-        }
+    // Each slab's entry and exit, without a branch per axis: a zero component of the
+    // translation divides to an infinity (−∞ inside the slab, +∞ outside it), and the NaN
+    // of a ray lying exactly in a face's plane is dropped by `max` and `min`.
+    let near = -frame.half_extents.copysign(translation);
+    let (enter, exit) = ((near - origin) / translation, (-near - origin) / translation);
+    let lo = 0.0f32.max(enter.x).max(enter.y).max(enter.z);
+    let hi = input.max_fraction.min(exit.x).min(exit.y).min(exit.z);
+    if lo > hi {
+        return None;
     }
-    let Some((axis, side)) = entered else {
+    // Entered through the first face reached last; none beyond 0: the ray starts inside.
+    if lo == 0.0 {
         return Some(CastOutput { point: input.origin, normal: Vec3::ZERO, fraction: 0.0, iterations: 0 });
+    }
+    let axis = if enter.x == lo {
+        0
+    } else if enter.y == lo {
+        1
+    } else {
+        2
     };
     // A translation of a few subnormals reaches the box only at an enormous fraction: a
     // point beyond f32 is no hit (never NaN or infinite outputs).
@@ -55,7 +49,7 @@ pub(super) fn ray_box(frame: &BoxFrame, input: &RayCastInput) -> Option<CastOutp
         return None;
     }
     let mut normal = Vec3::ZERO;
-    normal[axis] = side;
+    normal[axis] = -translation[axis].signum();
     let normal = if turned { frame.rotation * normal } else { normal };
     Some(CastOutput { point, normal, fraction: lo, iterations: 0 })
 }
