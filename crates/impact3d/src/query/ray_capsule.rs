@@ -3,8 +3,8 @@
 //! A capsule is the union of the cylinder around its core segment (between the end planes)
 //! and the balls at both ends. From outside, the ray enters the union where it first enters
 //! one of the three convex pieces, so the hit is the earliest of three closed forms: the
-//! cylinder's quadratic in the plane across the axis, checked against the segment's span,
-//! and two ray–sphere casts. Each quadratic is solved through the closest approach of the
+//! cylinder's quadratic in the plane across the axis, checked against the segment's span
+//! (when it holds, nothing enters earlier), else the earlier of two ray–sphere casts. Each quadratic is solved through the closest approach of the
 //! line (as the sphere cast of `shape_cast.rs`, Ericson, Real-Time Collision Detection,
 //! 5.3.2 and 5.3.7), in f64 relative to the first end, so that nothing cancels from afar.
 
@@ -28,8 +28,13 @@ pub(super) fn ray_capsule(capsule: &Capsule, input: &RayCastInput) -> Option<Cas
     if (m - nearest).length_squared() <= r * r {
         return Some(CastOutput { point: input.origin, normal: Vec3::ZERO, fraction: 0.0, iterations: 0 });
     }
-    let pieces = [side_entry(m, d, axis, r), ball_entry(m, d, r), ball_entry(m - axis, d, r)];
-    let (fraction, normal) = pieces.into_iter().flatten().min_by(|x, y| x.0.total_cmp(&y.0))?;
+    // An entry through the side is the entry into the capsule (just before it the ray is
+    // outside the whole cylinder): the balls are needed only when it misses the side.
+    let balls = || {
+        let (first, second) = (ball_entry(m, d, r), ball_entry(m - axis, d, r));
+        [first, second].into_iter().flatten().min_by(|x, y| x.0.total_cmp(&y.0))
+    };
+    let (fraction, normal) = side_entry(m, d, axis, r).or_else(balls)?;
     let fraction = fraction as f32;
     if fraction > input.max_fraction {
         return None;
