@@ -340,6 +340,8 @@ impl Feature {
     }
 
     /// The point: the weighted vertices of `w` (the simplex's, by position).
+    // Inlined into every caller: a call costs as much as its dozen flops.
+    #[inline(always)]
     fn point(&self, w: &[DVec3; 4]) -> DVec3 {
         let mut p = DVec3::ZERO;
         for k in 0..self.count {
@@ -366,6 +368,9 @@ fn segment(w: &[DVec3; 4], [i, j]: [usize; 2]) -> Feature {
 
 /// The closest point to the origin of the triangle `w[i]`, `w[j]`, `w[k]` by its Voronoi
 /// regions.
+// Inlined into its two callers (a triangle simplex, a tetrahedron's faces): its result
+// is read field by field right away.
+#[inline(always)]
 fn triangle(w: &[DVec3; 4], [i, j, k]: [usize; 3]) -> Feature {
     let (a, b, c) = (w[i], w[j], w[k]);
     let (ab, ac, ap) = (b - a, c - a, -a);
