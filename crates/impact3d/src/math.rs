@@ -113,7 +113,9 @@ impl Sweep {
     }
 
     /// The body's transform at normalized time `t`.
-    #[inline]
+    // Always inlined: the time of impact calls it at every step of its root finder, where a
+    // call (its transform returned through memory) costs a good part of it.
+    #[inline(always)]
     pub fn transform_at(&self, t: f32) -> Transform {
         let q = self.rotation_at(t);
         let c = self.c1 + (self.c2 - self.c1) * t;

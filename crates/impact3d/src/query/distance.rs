@@ -184,6 +184,8 @@ impl<'a> Pair<'a> {
     }
 
     /// The support vertex of B − A along `d` (A's frame).
+    // Inlined (GJK's inner step): the call and its returned vertex cost a fifth of it.
+    #[inline(always)]
     fn support(&self, d: DVec3) -> Vertex {
         let d32 = d.as_vec3();
         let index_a = self.a.support(-d32);
