@@ -252,6 +252,38 @@ fn judge_ray(shape: &Shape, input: &RayCastInput, size: f32) -> (bool, Option<St
 }
 
 #[test]
+fn box_and_capsule_rays_never_answer_nan() {
+    let shapes = [
+        Shape::Hull(make_box(Vec3::new(1.0, 0.5, 0.25)).unwrap()),
+        Shape::Hull(make_offset_box(Vec3::ONE, Vec3::splat(3.0), Quat::from_rotation_x(0.7), 0.0).unwrap()),
+        Shape::Capsule(Capsule::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.2, 0.0), 0.3).unwrap()),
+    ];
+    let tiny = f32::from_bits(1);
+    let translations = [
+        Vec3::new(tiny, 0.0, 0.0),
+        Vec3::new(-tiny, tiny, -tiny),
+        Vec3::new(-1e9, 1e9, 0.0),
+        Vec3::new(0.0, -0.0, 0.0),
+        Vec3::new(-6.0, 0.0, 0.0),
+    ];
+    for shape in &shapes {
+        for origin in [Vec3::new(5.0, 0.1, 0.0), Vec3::new(-1e9, 0.0, 1e9), Vec3::new(0.5, 0.0, 0.0)] {
+            for translation in translations {
+                for max_fraction in [0.0, 1.0, 1e30, f32::INFINITY] {
+                    let input = RayCastInput { origin, translation, max_fraction };
+                    if let Some(hit) = ray_cast(shape, &input) {
+                        assert!(
+                            hit.point.is_finite() && hit.normal.is_finite() && hit.fraction.is_finite(),
+                            "{hit:?} for {input:?} against {shape:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn hostile_casts_refuse_or_answer_finitely() {
     let shape = Shape::Hull(make_box(Vec3::ONE).unwrap());
     for bad in [f32::NAN, f32::INFINITY, -1.0, 2e9] {
