@@ -138,57 +138,12 @@ fn ray_casts_hit_the_surface_first() {
             translation,
             max_fraction: if case % 4 == 0 { rng.random_range(0.0..1.0) } else { 1.0 },
         };
-        let out = ray_cast(&shape, &input);
-        let core: Vec<DVec3> = shape.core_points().iter().map(|p| p.as_dvec3()).collect();
-        let sd = |p: DVec3| core_distance(&core, &[p]) - shape.radius() as f64;
-        let at = |f: f64| sd(origin.as_dvec3() + translation.as_dvec3() * f);
-        // A hull's merged faces lie within half the linear slop of their planes (documented):
-        // the ray meets the plane, up to that far outside the vertices' exact hull.
-        let flatness = match &shape {
-            Shape::Hull(h) => (0..h.faces().len())
-                .map(|i| {
-                    let f = h.faces()[i];
-                    h.face_loop(i)
-                        .iter()
-                        .map(|&k| (f.offset - f.normal.dot(h.vertices()[k])) as f64)
-                        .fold(0.0, f64::max)
-                })
-                .fold(0.0, f64::max),
-            _ => 0.0,
-        };
-        let tol =
-            16.0 * f32::EPSILON as f64 * (origin.length() as f64 + translation.length() as f64 + 3.0 * size as f64)
-                + flatness;
-        let speed = translation.length() as f64;
-        let thin = matches!(shape, Shape::Triangle(_));
-        let end = input.max_fraction as f64;
-        let fault = match out {
-            None => {
-                misses += 1;
-                // A flat triangle has no inside: a miss is wrong only where the ray clearly
-                // pierces it, which the dip test cannot see; judged by the hit side instead.
-                if thin { None } else { first_dip(at, speed, -tol, end).map(|t| format!("missed: inside at {t}")) }
-            }
-            Some(hit) => {
-                hits += 1;
-                let p = hit.point.as_dvec3();
-                if hit.fraction == 0.0 && hit.normal == Vec3::ZERO {
-                    (sd(origin.as_dvec3()) > tol)
-                        .then(|| format!("started inside, but the origin is {:e} out", sd(origin.as_dvec3())))
-                } else if sd(p).abs() > tol
-                    || p.distance(origin.as_dvec3() + translation.as_dvec3() * hit.fraction as f64) > tol
-                {
-                    Some(format!("{hit:?}: point {:e} off the surface", sd(p)))
-                } else if (hit.normal.length() - 1.0).abs() > 1e-4 || !(0.0..=end as f32).contains(&hit.fraction) {
-                    Some(format!("{hit:?}: bad normal or fraction"))
-                } else if thin {
-                    None
-                } else {
-                    first_dip(at, speed, -tol, hit.fraction as f64 * (1.0 - 1e-6))
-                        .map(|t| format!("late {hit:?}: inside at {t}"))
-                }
-            }
-        };
+        let (hit, fault) = judge_ray(&shape, &input, size);
+        if hit {
+            hits += 1;
+        } else {
+            misses += 1;
+        }
         if let Some(f) = fault {
             failures.push(format!("case {case}: {f}\n  {shape:?}\n  {input:?}"));
         }
@@ -196,6 +151,136 @@ fn ray_casts_hit_the_surface_first() {
     println!("{hits} hits, {misses} misses");
     assert!(hits > 3000 && misses > 1000, "{hits} {misses}");
     assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+}
+
+/// Boxes (by their slabs) and capsules (closed forms) against the f64 reference: boxes
+/// axis-aligned and turned, capsules of every slant, near the origin and 5 km out, with rays
+/// aimed at them, parallel to a box's faces or a capsule's axis, along its axis, grazing and
+/// of zero length.
+#[test]
+fn box_and_capsule_rays_match_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xb0c5);
+    let (mut hits, mut misses, mut failures) = (0, 0, Vec::new());
+    for case in 0..12_000 {
+        let size = 10f32.powf(rng.random_range(-1.0..0.5));
+        let far = if case % 2 == 1 { random_unit(&mut rng) * 5000.0 } else { Vec3::ZERO };
+        let c = far + random_unit(&mut rng) * size * rng.random_range(0.0..0.5);
+        let axis = random_unit(&mut rng) * size;
+        let (shape, along) = match case % 4 {
+            0 => (
+                Shape::Hull(make_offset_box(Vec3::new(0.5, 0.3, 0.2) * size, c, Quat::IDENTITY, 0.0).unwrap()),
+                Vec3::X,
+            ),
+            1 => {
+                let q = Quat::from_axis_angle(random_unit(&mut rng), rng.random_range(-3.0..3.0));
+                (Shape::Hull(make_offset_box(Vec3::new(0.2, 0.6, 0.4) * size, c, q, 0.0).unwrap()), q * Vec3::Z)
+            }
+            _ => (Shape::Capsule(Capsule::new(c - axis, c + axis, size * rng.random_range(0.05..0.5)).unwrap()), axis),
+        };
+        let origin = c + random_unit(&mut rng) * size * rng.random_range(0.0..6.0);
+        let aim = c + random_unit(&mut rng) * size * rng.random_range(0.0..1.0);
+        let translation = match (case / 4) % 8 {
+            // Parallel to a face (or along a capsule's axis), through the shape's span.
+            0 => along * rng.random_range(-4.0..4.0),
+            1 => (aim - origin).reject_from(along) * 2.0,
+            2 => Vec3::ZERO,
+            _ => (aim - origin) * rng.random_range(0.5..3.0),
+        };
+        let input = RayCastInput { origin, translation, max_fraction: if case % 5 == 0 { 0.5 } else { 1.0 } };
+        let (hit, fault) = judge_ray(&shape, &input, size);
+        if hit {
+            hits += 1;
+        } else {
+            misses += 1;
+        }
+        if let Some(f) = fault {
+            failures.push(format!("case {case}: {f}\n  {shape:?}\n  {input:?}"));
+        }
+    }
+    println!("{hits} hits, {misses} misses");
+    assert!(hits > 3000 && misses > 3000, "{hits} {misses}");
+    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+}
+
+/// One ray cast judged against the f64 reference: whether it hit, and what is wrong with
+/// its answer (a miss where the ray dips inside, a hit off the surface, late, with a bad
+/// normal or fraction, or a start inside from outside), if anything.
+fn judge_ray(shape: &Shape, input: &RayCastInput, size: f32) -> (bool, Option<String>) {
+    let (origin, translation) = (input.origin, input.translation);
+    let out = ray_cast(shape, input);
+    let core: Vec<DVec3> = shape.core_points().iter().map(|p| p.as_dvec3()).collect();
+    let sd = |p: DVec3| core_distance(&core, &[p]) - shape.radius() as f64;
+    let at = |f: f64| sd(origin.as_dvec3() + translation.as_dvec3() * f);
+    // A hull's merged faces lie within half the linear slop of their planes (documented):
+    // the ray meets the plane, up to that far outside the vertices' exact hull.
+    let flatness = match shape {
+        Shape::Hull(h) => (0..h.faces().len())
+            .map(|i| {
+                let f = h.faces()[i];
+                h.face_loop(i).iter().map(|&k| (f.offset - f.normal.dot(h.vertices()[k])) as f64).fold(0.0, f64::max)
+            })
+            .fold(0.0, f64::max),
+        _ => 0.0,
+    };
+    let tol = 16.0 * f32::EPSILON as f64 * (origin.length() as f64 + translation.length() as f64 + 3.0 * size as f64)
+        + flatness;
+    let speed = translation.length() as f64;
+    let thin = matches!(shape, Shape::Triangle(_));
+    let end = input.max_fraction as f64;
+    let Some(hit) = out else {
+        // A flat triangle has no inside: a miss is wrong only where the ray clearly pierces
+        // it, which the dip test cannot see; judged by the hit side instead.
+        let fault = if thin { None } else { first_dip(at, speed, -tol, end).map(|t| format!("missed: inside at {t}")) };
+        return (false, fault);
+    };
+    let p = hit.point.as_dvec3();
+    let fault = if !(hit.point.is_finite() && hit.normal.is_finite() && hit.fraction.is_finite()) {
+        Some(format!("{hit:?}: not finite"))
+    } else if hit.fraction == 0.0 && hit.normal == Vec3::ZERO {
+        (sd(origin.as_dvec3()) > tol)
+            .then(|| format!("started inside, but the origin is {:e} out", sd(origin.as_dvec3())))
+    } else if sd(p).abs() > tol || p.distance(origin.as_dvec3() + translation.as_dvec3() * hit.fraction as f64) > tol {
+        Some(format!("{hit:?}: point {:e} off the surface", sd(p)))
+    } else if (hit.normal.length() - 1.0).abs() > 1e-4 || !(0.0..=end as f32).contains(&hit.fraction) {
+        Some(format!("{hit:?}: bad normal or fraction"))
+    } else if thin {
+        None
+    } else {
+        first_dip(at, speed, -tol, hit.fraction as f64 * (1.0 - 1e-6)).map(|t| format!("late {hit:?}: inside at {t}"))
+    };
+    (true, fault)
+}
+
+#[test]
+fn box_and_capsule_rays_never_answer_nan() {
+    let shapes = [
+        Shape::Hull(make_box(Vec3::new(1.0, 0.5, 0.25)).unwrap()),
+        Shape::Hull(make_offset_box(Vec3::ONE, Vec3::splat(3.0), Quat::from_rotation_x(0.7), 0.0).unwrap()),
+        Shape::Capsule(Capsule::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.2, 0.0), 0.3).unwrap()),
+    ];
+    let tiny = f32::from_bits(1);
+    let translations = [
+        Vec3::new(tiny, 0.0, 0.0),
+        Vec3::new(-tiny, tiny, -tiny),
+        Vec3::new(-1e9, 1e9, 0.0),
+        Vec3::new(0.0, -0.0, 0.0),
+        Vec3::new(-6.0, 0.0, 0.0),
+    ];
+    for shape in &shapes {
+        for origin in [Vec3::new(5.0, 0.1, 0.0), Vec3::new(-1e9, 0.0, 1e9), Vec3::new(0.5, 0.0, 0.0)] {
+            for translation in translations {
+                for max_fraction in [0.0, 1.0, 1e30, f32::INFINITY] {
+                    let input = RayCastInput { origin, translation, max_fraction };
+                    if let Some(hit) = ray_cast(shape, &input) {
+                        assert!(
+                            hit.point.is_finite() && hit.normal.is_finite() && hit.fraction.is_finite(),
+                            "{hit:?} for {input:?} against {shape:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]

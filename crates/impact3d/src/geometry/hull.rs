@@ -48,6 +48,21 @@ pub struct Hull {
     face_vertices: Vec<usize>,
     edges: Vec<HullEdge>,
     radius: f32,
+    /// The box this hull was made as by [`make_offset_box`] (none for other hulls): ray
+    /// casts test its three slabs instead of its six face planes.
+    box_frame: Option<BoxFrame>,
+}
+
+/// A box as [`make_offset_box`] was given it: the hull holds its corners, placed by these in
+/// f32 (so within a few f32 spacings of this exact box).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BoxFrame {
+    /// Half extents along the box's own axes (meters).
+    pub half_extents: Vec3,
+    /// The center (meters, body coordinates).
+    pub center: Vec3,
+    /// The box's axes in the body: a unit quaternion.
+    pub rotation: Quat,
 }
 
 impl Hull {
@@ -93,6 +108,12 @@ impl Hull {
             return Err(GeometryError::Coplanar);
         }
         Ok(hull)
+    }
+
+    /// The box this hull was made as, if it was made by [`make_offset_box`].
+    #[inline]
+    pub(crate) fn box_frame(&self) -> Option<&BoxFrame> {
+        self.box_frame.as_ref()
     }
 
     /// The vertices (meters, body coordinates).
@@ -190,7 +211,7 @@ fn pack(loops: &Loops, radius: f32) -> Hull {
         });
         face_vertices.extend(corners);
     }
-    let mut hull = Hull { vertices, faces, face_vertices, edges: Vec::new(), radius };
+    let mut hull = Hull { vertices, faces, face_vertices, edges: Vec::new(), radius, box_frame: None };
     hull.edges = edges_of(&hull);
     hull
 }
@@ -253,5 +274,7 @@ pub fn make_offset_box(half_extents: Vec3, center: Vec3, rotation: Quat, radius:
             center + rotation * Vec3::new(sign(1) * h.x, sign(2) * h.y, sign(4) * h.z)
         })
         .collect();
-    Hull::rounded(&corners, radius)
+    let mut hull = Hull::rounded(&corners, radius)?;
+    hull.box_frame = Some(BoxFrame { half_extents: h, center, rotation });
+    Ok(hull)
 }

@@ -15,6 +15,7 @@ mod triangle;
 pub use aabb::Aabb;
 pub use capsule::Capsule;
 pub use error::GeometryError;
+pub(crate) use hull::BoxFrame;
 pub use hull::{Hull, HullEdge, HullFace, make_box, make_offset_box};
 pub use mass::{MassData, capsule_mass, hull_mass, sphere_mass};
 pub use segment::Segment;

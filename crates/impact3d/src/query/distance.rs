@@ -11,7 +11,7 @@
 //! on differences of its vertices, so small features far from the origin are resolved as
 //! near it.
 
-use glam::DVec3;
+use glam::{DVec3, Mat3A, Vec3A};
 
 use super::error::QueryError;
 use super::proxy::ShapeProxy;
@@ -91,19 +91,26 @@ pub(crate) fn core_distance(input: &DistanceInput, cache: &mut SimplexCache) -> 
     measure(input, cache, (0.0, 0.0))
 }
 
+/// [`core_distance`] of poses known to be valid, unchecked: the time of impact's poses, taken
+/// from sweeps it checked once per query (finite, unit rotations, centers within
+/// [`MAX_COORDINATE`]), not twice on every GJK call.
+pub(crate) fn core_distance_of_valid(input: &DistanceInput, cache: &mut SimplexCache) -> DistanceOutput {
+    measure_valid(input, cache, (0.0, 0.0))
+}
+
 /// The distance of the pair less the radii `(ra, rb)` (meters).
-fn measure(
-    input: &DistanceInput,
-    cache: &mut SimplexCache,
-    (ra, rb): (f64, f64),
-) -> Result<DistanceOutput, QueryError> {
+fn measure(input: &DistanceInput, cache: &mut SimplexCache, radii: (f64, f64)) -> Result<DistanceOutput, QueryError> {
     for (xf, what) in [(input.transform_a, "transform_a"), (input.transform_b, "transform_b")] {
         if !xf.is_valid() || xf.p.abs().max_element() > MAX_COORDINATE {
             return Err(QueryError::NonFinite { what });
         }
     }
-    let relative = input.transform_a.inv_mul(input.transform_b);
-    let pair = Pair { a: input.proxy_a, b: input.proxy_b, relative };
+    Ok(measure_valid(input, cache, radii))
+}
+
+/// [`measure`] of poses already checked.
+fn measure_valid(input: &DistanceInput, cache: &mut SimplexCache, (ra, rb): (f64, f64)) -> DistanceOutput {
+    let pair = Pair::new(input.proxy_a, input.proxy_b, input.transform_a.inv_mul(input.transform_b));
     let (simplex, iterations) = pair.search(cache);
     *cache = simplex.cache();
     let (pa, pb) = simplex.closest_points(&pair);
@@ -111,13 +118,13 @@ fn measure(
     let core = gap.length();
     let to_world = |p: DVec3| input.transform_a.apply(p.as_vec3());
     if simplex.overlap || core == 0.0 {
-        return Ok(DistanceOutput {
+        return DistanceOutput {
             point_a: to_world(pa),
             point_b: to_world(pb),
             normal: Vec3::ZERO,
             distance: 0.0,
             iterations,
-        });
+        };
     }
     let n = gap / core;
     let distance = (core - ra - rb).max(0.0);
@@ -128,23 +135,39 @@ fn measure(
         let m = (pa + pb) * 0.5;
         (m, m)
     };
-    Ok(DistanceOutput {
+    DistanceOutput {
         point_a: to_world(sa),
         point_b: to_world(sb),
         normal: input.transform_a.q * n.as_vec3(),
         distance: distance as f32,
         iterations,
-    })
+    }
 }
 
 /// The two proxies, B placed in A's frame.
+///
+/// The relative rotation is held as a matrix and its transpose: a search rotates a point of B
+/// into A's frame and a direction into B's frame on every step (ten to twenty rotations a
+/// call), and a matrix does each in about a third of a quaternion's instructions; building
+/// it costs about one rotation.
 struct Pair<'a> {
     a: &'a ShapeProxy,
     b: &'a ShapeProxy,
-    relative: Transform,
+    /// B's frame to A's.
+    rotation: Mat3A,
+    /// A's frame to B's (the transpose).
+    inverse: Mat3A,
+    /// B's origin in A's frame (meters).
+    offset: Vec3A,
 }
 
-impl Pair<'_> {
+impl<'a> Pair<'a> {
+    /// The pair with B at `relative` in A's frame.
+    fn new(a: &'a ShapeProxy, b: &'a ShapeProxy, relative: Transform) -> Pair<'a> {
+        let rotation = Mat3A::from_quat(relative.q);
+        Pair { a, b, rotation, inverse: rotation.transpose(), offset: relative.p.into() }
+    }
+
     /// Point `index` of A (A's frame).
     fn point_a(&self, index: usize) -> DVec3 {
         self.a.points()[index].as_dvec3()
@@ -152,7 +175,7 @@ impl Pair<'_> {
 
     /// Point `index` of B, placed in A's frame.
     fn point_b(&self, index: usize) -> DVec3 {
-        self.relative.apply(self.b.points()[index]).as_dvec3()
+        (self.rotation * Vec3A::from(self.b.points()[index]) + self.offset).as_dvec3()
     }
 
     fn vertex(&self, index_a: usize, index_b: usize) -> Vertex {
@@ -161,10 +184,12 @@ impl Pair<'_> {
     }
 
     /// The support vertex of B − A along `d` (A's frame).
+    // Inlined (GJK's inner step): the call and its returned vertex cost a fifth of it.
+    #[inline(always)]
     fn support(&self, d: DVec3) -> Vertex {
         let d32 = d.as_vec3();
         let index_a = self.a.support(-d32);
-        let index_b = self.b.support(self.relative.q.inverse() * d32);
+        let index_b = self.b.support((self.inverse * Vec3A::from(d32)).into());
         self.vertex(index_a, index_b)
     }
 
@@ -173,7 +198,7 @@ impl Pair<'_> {
     /// from their closest features, where an arbitrary pair of points (B's first minus A's
     /// first) takes four to six.
     fn cold_start(&self) -> Vertex {
-        let d = self.relative.p.as_dvec3();
+        let d = self.offset.as_dvec3();
         if d == DVec3::ZERO { self.vertex(0, 0) } else { self.support(-d) }
     }
 
@@ -215,9 +240,17 @@ impl Pair<'_> {
 }
 
 /// The simplex: up to four vertices with the barycentric weights of its closest point.
+///
+/// The differences and the indices are kept apart: the sub-algorithm reads the differences
+/// in place (no copy into an array of its own on every step), and a reduction that keeps
+/// the vertices where they are (the whole simplex, its first vertex or first edge, the most
+/// common outcomes) moves nothing.
 #[derive(Clone, Copy, Debug, Default)]
 struct Simplex {
-    vertices: [Vertex; 4],
+    /// The vertices' differences (B − A, A's frame, f64); zero beyond `count` at first.
+    w: [DVec3; 4],
+    /// The vertices' point indices (A's, B's).
+    index: [(u8, u8); 4],
     weights: [f64; 4],
     count: usize,
     overlap: bool,
@@ -226,20 +259,21 @@ struct Simplex {
 impl Simplex {
     fn push(&mut self, v: Vertex) {
         if self.count < 4 {
-            self.vertices[self.count] = v;
+            self.w[self.count] = v.w;
+            self.index[self.count] = (v.index_a, v.index_b);
             self.count += 1;
         }
     }
 
     fn holds(&self, v: &Vertex) -> bool {
-        self.vertices[..self.count].iter().any(|s| s.index_a == v.index_a && s.index_b == v.index_b)
+        self.index[..self.count].contains(&(v.index_a, v.index_b))
     }
 
     fn cache(&self) -> SimplexCache {
         let mut c = SimplexCache { count: self.count as u8, ..Default::default() };
-        for (i, v) in self.vertices[..self.count].iter().enumerate() {
-            c.index_a[i] = v.index_a;
-            c.index_b[i] = v.index_b;
+        for (i, &(ia, ib)) in self.index[..self.count].iter().enumerate() {
+            c.index_a[i] = ia;
+            c.index_b[i] = ib;
         }
         c
     }
@@ -247,9 +281,9 @@ impl Simplex {
     /// The closest points of A and B (A's frame): the weighted vertices' points.
     fn closest_points(&self, pair: &Pair) -> (DVec3, DVec3) {
         let (mut a, mut b) = (DVec3::ZERO, DVec3::ZERO);
-        for (v, &weight) in self.vertices[..self.count].iter().zip(&self.weights) {
-            a += pair.point_a(v.index_a as usize) * weight;
-            b += pair.point_b(v.index_b as usize) * weight;
+        for (&(ia, ib), &weight) in self.index[..self.count].iter().zip(&self.weights) {
+            a += pair.point_a(ia as usize) * weight;
+            b += pair.point_b(ib as usize) * weight;
         }
         (a, b)
     }
@@ -258,15 +292,12 @@ impl Simplex {
     /// origin, sets their weights and returns that point. A tetrahedron holding the origin
     /// sets `overlap`.
     fn solve(&mut self) -> DVec3 {
-        let mut w = [DVec3::ZERO; 4];
-        for (wi, v) in w.iter_mut().zip(&self.vertices[..self.count]) {
-            *wi = v.w;
-        }
+        let w = &self.w;
         let feature = match self.count {
             1 => Feature::vertex(0),
-            2 => segment(&w, [0, 1]),
-            3 => triangle(&w, [0, 1, 2]),
-            _ => match tetrahedron(&w) {
+            2 => segment(w, [0, 1]),
+            3 => triangle(w, [0, 1, 2]),
+            _ => match tetrahedron(w) {
                 Some(found) => found,
                 None => {
                     self.overlap = true;
@@ -276,13 +307,18 @@ impl Simplex {
                 }
             },
         };
-        let old = self.vertices;
-        for k in 0..feature.count {
-            self.vertices[k] = old[feature.ids[k]];
+        let point = feature.point(w);
+        let kept = &feature.ids[..feature.count];
+        if kept.iter().enumerate().any(|(k, &id)| id != k) {
+            let (w, index) = (self.w, self.index);
+            for (k, &id) in kept.iter().enumerate() {
+                self.w[k] = w[id];
+                self.index[k] = index[id];
+            }
         }
         self.weights = feature.weights;
         self.count = feature.count;
-        feature.point(&w)
+        point
     }
 }
 
@@ -306,6 +342,8 @@ impl Feature {
     }
 
     /// The point: the weighted vertices of `w` (the simplex's, by position).
+    // Inlined into every caller: a call costs as much as its dozen flops.
+    #[inline(always)]
     fn point(&self, w: &[DVec3; 4]) -> DVec3 {
         let mut p = DVec3::ZERO;
         for k in 0..self.count {
@@ -332,6 +370,9 @@ fn segment(w: &[DVec3; 4], [i, j]: [usize; 2]) -> Feature {
 
 /// The closest point to the origin of the triangle `w[i]`, `w[j]`, `w[k]` by its Voronoi
 /// regions.
+// Inlined into its two callers (a triangle simplex, a tetrahedron's faces): its result
+// is read field by field right away.
+#[inline(always)]
 fn triangle(w: &[DVec3; 4], [i, j, k]: [usize; 3]) -> Feature {
     let (a, b, c) = (w[i], w[j], w[k]);
     let (ab, ac, ap) = (b - a, c - a, -a);

@@ -24,6 +24,7 @@ use super::proxy::ShapeProxy;
 use crate::math::{Quat, Sweep, Transform, Vec3};
 use crate::settings::MAX_HULL_VERTICES;
 use impact_core::toi::chord_min;
+use std::cell::Cell;
 
 /// What the certificate needs of two moving proxies, computed once per query.
 pub(crate) struct MotionBound<'a> {
@@ -44,6 +45,9 @@ pub(crate) struct MotionBound<'a> {
     omega_b: Vec3,
     /// Speed of B's center relative to A's (meters per unit of normalized time).
     relative_speed: f32,
+    /// Which world axis (0: GJK's normal at the start, 1: the separation axis at the end)
+    /// certified the last piece: tried first on the next.
+    first_world: Cell<usize>,
 }
 
 /// The axes a certificate tries, each fixed in one frame: the world, A's body, B's body.
@@ -119,16 +123,18 @@ impl<'a> MotionBound<'a> {
         (proxy_a, sweep_a): (&'a ShapeProxy, &'a Sweep),
         (proxy_b, sweep_b): (&'a ShapeProxy, &'a Sweep),
     ) -> Self {
+        // The radii and their largest in one pass over the points only, not the whole
+        // arrays (64 entries each, most of them unused padding).
         let radii = |proxy: &ShapeProxy, center: Vec3| {
-            let mut r = [0.0; MAX_HULL_VERTICES];
+            let (mut r, mut largest) = ([0.0; MAX_HULL_VERTICES], 0.0f32);
             for (ri, p) in r.iter_mut().zip(proxy.points()) {
                 *ri = p.distance(center);
+                largest = largest.max(*ri);
             }
-            r
+            (r, largest)
         };
-        let (radius_a, radius_b) = (radii(proxy_a, sweep_a.local_center), radii(proxy_b, sweep_b.local_center));
-        let max = |r: &[f32]| r.iter().copied().fold(0.0, f32::max);
-        let (max_a, max_b) = (max(&radius_a), max(&radius_b));
+        let ((radius_a, max_a), (radius_b, max_b)) =
+            (radii(proxy_a, sweep_a.local_center), radii(proxy_b, sweep_b.local_center));
         let (omega_a, omega_b) = (sweep_a.rotation, sweep_b.rotation);
         MotionBound {
             proxy_a,
@@ -143,6 +149,7 @@ impl<'a> MotionBound<'a> {
             omega_a,
             omega_b,
             relative_speed: ((sweep_b.c2 - sweep_b.c1) - (sweep_a.c2 - sweep_a.c1)).length(),
+            first_world: Cell::new(1),
         }
     }
 
@@ -212,11 +219,18 @@ impl<'a> MotionBound<'a> {
     /// that reaches `lo`. A frame that does not turn is the world frame again: skipped.
     fn piece_floor(&self, p0: &PoseSet, p1: &PoseSet, axes: &CertAxes, lo: f32) -> f32 {
         let mut floor = f32::NEG_INFINITY;
-        for (k, &u) in axes.world.iter().enumerate() {
+        // The world axis that certified the last piece first: the pieces of one query tend to
+        // be certified by the same one (on random shapes the axis at the end 97 % of the
+        // time, on spinning rods mostly GJK's normal at the start), and a paired bound that
+        // fails first costs as much as the one that then succeeds.
+        let first = self.first_world.get();
+        for k in [first, 1 - first] {
+            let u = axes.world[k];
             // The same axis at both ends gives the same floor.
-            if k == 0 || u != axes.world[0] {
+            if k == first || u != axes.world[first] {
                 floor = floor.max(self.lower_bound_to(p0, p1, u, lo));
                 if floor >= lo {
+                    self.first_world.set(k);
                     return floor;
                 }
             }
@@ -236,11 +250,14 @@ impl<'a> MotionBound<'a> {
     }
 
     /// True when, at one pose set, the separation along every candidate axis is below `lo`.
+    /// As in [`Self::piece_floor`], a frame that does not turn holds the world axes again
+    /// (turned there and back): skipped.
     fn midpoint_below(&self, pm: &PoseSet, axes: &CertAxes, lo: f32) -> bool {
-        let world = axes.world.iter().copied();
-        let in_a = axes.in_a.iter().map(|&u| pm.rot_a * u);
-        let in_b = axes.in_b.iter().map(|&u| pm.rot_b * u);
-        world.chain(in_a).chain(in_b).all(|u| self.separation(pm, u) < lo)
+        let below = |u: Vec3| self.separation(pm, u) < lo;
+        let turned = |omega: Vec3, q: Quat, body: &[Vec3; 2]| omega == Vec3::ZERO || body.iter().all(|&u| below(q * u));
+        axes.world.iter().all(|&u| below(u))
+            && turned(self.omega_a, pm.rot_a, &axes.in_a)
+            && turned(self.omega_b, pm.rot_b, &axes.in_b)
     }
 
     /// A floor on the separation along `u`, fixed in A's frame (`in_a`) or in B's, between
@@ -257,14 +274,14 @@ impl<'a> MotionBound<'a> {
         let sweep_curve = w * w * centers + 2.0 * w * self.relative_speed;
         // Coordinates in the frame (about the frame body's center, unturned) along u: the
         // projection on u turned with the frame, less the frame's center (A's is the origin).
+        // The frame body's own points project on u itself (not on u turned into the world
+        // and back): only the other body's frame needs the turned axis.
         let along = |p: &PoseSet| {
             let (turn, center) = if in_a { (p.rot_a, Vec3::ZERO) } else { (p.rot_b, p.center_b) };
             let w = turn * u;
-            let mut projection = p.project(w);
             let shift = w.dot(center);
-            projection.shift_a -= shift;
-            projection.shift_b -= shift;
-            projection
+            let (local_a, local_b) = if in_a { (u, p.rot_b.inverse() * w) } else { (p.rot_a.inverse() * w, u) };
+            Projection { local_a, shift_a: w.dot(p.offset_a) - shift, local_b, shift_b: w.dot(p.offset_b) - shift }
         };
         let (j0, j1) = (along(p0), along(p1));
         let (a, b) = (self.proxy_a.points(), self.proxy_b.points());

@@ -1,5 +1,6 @@
 //! Shape proxies: what the pairwise queries see of a shape (its core points and a radius).
 
+use super::point_lanes::PointLanes;
 use crate::geometry::{GeometryError, Shape};
 use crate::math::Vec3;
 use crate::settings::{MAX_COORDINATE, MAX_HULL_VERTICES};
@@ -8,10 +9,19 @@ use crate::settings::{MAX_COORDINATE, MAX_HULL_VERTICES};
 /// [`MAX_HULL_VERTICES`] core points (meters, body coordinates), rounded by `radius`
 /// (meters). A sphere is one point, a capsule or segment two, a triangle three, a hull its
 /// vertices.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct ShapeProxy {
     points: Vec<Vec3>,
     radius: f32,
+    /// The points in lanes of four, for [`Self::support`].
+    lanes: PointLanes,
+}
+
+impl std::fmt::Debug for ShapeProxy {
+    /// The points and the radius (the lanes repeat the points).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShapeProxy").field("points", &self.points).field("radius", &self.radius).finish()
+    }
 }
 
 impl ShapeProxy {
@@ -51,17 +61,23 @@ impl ShapeProxy {
                 value: radius,
             });
         }
-        Ok(ShapeProxy { points: points.to_vec(), radius })
+        Ok(ShapeProxy::of(points.to_vec(), radius))
     }
 
     /// The proxy of a shape (in the shape's body coordinates).
     pub fn from_shape(shape: &Shape) -> ShapeProxy {
-        ShapeProxy { points: shape.core_points(), radius: shape.radius() }
+        ShapeProxy::of(shape.core_points(), shape.radius())
     }
 
     /// The proxy of a single point (meters, body coordinates), radius 0.
     pub fn point(p: Vec3) -> ShapeProxy {
-        ShapeProxy { points: vec![p], radius: 0.0 }
+        ShapeProxy::of(vec![p], 0.0)
+    }
+
+    /// The proxy of checked points (at least one) and radius.
+    fn of(points: Vec<Vec3>, radius: f32) -> ShapeProxy {
+        let lanes = PointLanes::new(&points);
+        ShapeProxy { points, radius, lanes }
     }
 
     /// The core points (meters, body coordinates).
@@ -77,14 +93,14 @@ impl ShapeProxy {
     }
 
     /// The index of the core point farthest along `direction` (the first of equals).
+    #[inline]
     pub fn support(&self, direction: Vec3) -> usize {
-        let mut best = (0, f32::NEG_INFINITY);
-        for (i, p) in self.points.iter().enumerate() {
-            let d = p.dot(direction);
-            if d > best.1 {
-                best = (i, d);
-            }
+        // One or two points: a plain scan is as quick as the lanes.
+        match self.points.len() {
+            1 => 0,
+            // `max` with −∞ turns a NaN first dot into −∞, as the scan's starting value.
+            2 => usize::from(self.points[1].dot(direction) > self.points[0].dot(direction).max(f32::NEG_INFINITY)),
+            _ => self.lanes.support(direction),
         }
-        best.0
     }
 }

@@ -125,6 +125,8 @@ impl<'a> SeparationFunction<'a> {
     }
 
     /// The world axis (unit, from A to B) at the poses `(xf_a, xf_b)`.
+    // Inlined, as `evaluate_along`: both run at every root-finder step.
+    #[inline(always)]
     fn world_axis(&self, (xf_a, xf_b): (Transform, Transform)) -> Vec3 {
         match self.kind {
             Kind::Points => self.axis,
@@ -159,6 +161,7 @@ impl<'a> SeparationFunction<'a> {
     }
 
     /// The separation along `u` of the pair: a face's own point stands in for its body's.
+    #[inline(always)]
     fn evaluate_along(&self, u: Vec3, index_a: usize, index_b: usize, (xf_a, xf_b): (Transform, Transform)) -> f32 {
         let point_a = match self.kind {
             Kind::FaceA => self.local_point,

@@ -4,11 +4,14 @@
 //! "Continuous Collision", GDC 2013, describes it for translation), van den Bergen's ray
 //! cast by the same idea, and closed forms where they are short: ray against sphere
 //! (Ericson, Real-Time Collision Detection, 5.3.2, through the closest approach) and against
-//! a sharp polyhedron by clipping against its face planes (Cyrus–Beck, Ericson 5.3.8).
+//! a sharp polyhedron by clipping against its face planes (Cyrus–Beck, Ericson 5.3.8); boxes
+//! and capsules in their own files (`ray_box.rs`, `ray_capsule.rs`).
 
 use super::distance::{DistanceInput, SimplexCache, core_distance};
 use super::error::QueryError;
 use super::proxy::ShapeProxy;
+use super::ray_box::ray_box;
+use super::ray_capsule::ray_capsule;
 use crate::geometry::{Hull, Shape, Sphere};
 use crate::math::{Transform, Vec3};
 use crate::settings::MAX_COORDINATE;
@@ -132,10 +135,10 @@ pub struct RayCastInput {
 /// surface) hits at fraction 0 with the origin as the point and a zero normal. NaN or
 /// infinite input, or a negative `max_fraction`, never hits; outputs are never NaN.
 ///
-/// Spheres and sharp hulls are cast in closed form; capsules, rounded hulls, segments and
-/// triangles by conservative advancement of a point on the GJK distance, to within a
-/// millionth of the ray's extent (a ray passing a segment or an edge within that counts as
-/// touching it).
+/// Spheres, capsules, sharp boxes (by their slabs) and other sharp hulls are cast in closed
+/// form; rounded hulls, segments and triangles by conservative advancement of a point on the
+/// GJK distance, to within a millionth of the ray's extent (a ray passing a segment or an
+/// edge within that counts as touching it).
 pub fn ray_cast(shape: &Shape, input: &RayCastInput) -> Option<CastOutput> {
     let valid = input.origin.is_finite() && input.translation.is_finite() && input.max_fraction >= 0.0;
     if !valid
@@ -146,7 +149,11 @@ pub fn ray_cast(shape: &Shape, input: &RayCastInput) -> Option<CastOutput> {
     }
     match shape {
         Shape::Sphere(s) => ray_sphere(s, input),
-        Shape::Hull(h) if h.radius() == 0.0 => ray_hull(h, input),
+        Shape::Capsule(c) => ray_capsule(c, input),
+        Shape::Hull(h) if h.radius() == 0.0 => match h.box_frame() {
+            Some(frame) => ray_box(frame, input),
+            None => ray_hull(h, input),
+        },
         _ => ray_by_advancement(&ShapeProxy::from_shape(shape), input),
     }
 }

@@ -11,7 +11,7 @@
 //! is never missed: where the floor is too low the interval is halved and the step retried.
 //! The loop is the 2D crate's `query/toi.rs`, step for step.
 
-use super::distance::{DistanceInput, DistanceOutput, SimplexCache, core_distance};
+use super::distance::{DistanceInput, DistanceOutput, SimplexCache, core_distance_of_valid};
 use super::epa::penetration;
 use super::error::QueryError;
 use super::motion_bound::{Certificate, MotionBound, PoseSet};
@@ -167,17 +167,11 @@ impl<'a> ToiQuery<'a> {
         (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t))
     }
 
-    /// Core distance at the poses, warm-started from `cache`. The poses come from valid
-    /// sweeps (unit rotations, rebased centers within range), which `core_distance` accepts.
+    /// Core distance at the poses, warm-started from `cache`. The poses come from the sweeps
+    /// checked by [`ToiQuery::new`] (finite, unit rotations, centers within range).
     fn distance_at(&self, (xa, xb): (Transform, Transform), cache: &mut SimplexCache) -> DistanceOutput {
         let input = DistanceInput { proxy_a: self.proxy_a, transform_a: xa, proxy_b: self.proxy_b, transform_b: xb };
-        core_distance(&input, cache).unwrap_or(DistanceOutput {
-            point_a: xa.p,
-            point_b: xb.p,
-            normal: Vec3::ZERO,
-            distance: 0.0,
-            iterations: 0,
-        })
+        core_distance_of_valid(&input, cache)
     }
 
     /// Runs bilateral advancement, with or without certifying each advance.
