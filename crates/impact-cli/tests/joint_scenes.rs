@@ -59,7 +59,10 @@ fn the_ball_crosses_the_bridge_and_the_planks_hold() {
     let mut worst = 0.0f32;
     let run = run("bridge", |_, r| worst = worst.max(worst_pin(r)));
     eprintln!("bridge: the widest a plank's pin opened {:.1} mm", 1e3 * worst);
-    assert!(worst < 0.03, "a plank's pin opened {worst} m");
+    // Measured: 16.1 mm; 22.9 mm when the projection leaves the bridge's loop joints to the
+    // velocity passes at any width (`LOOP_SLOP`), so this bound also holds that the projection
+    // takes a load's error back.
+    assert!(worst < 0.02, "a plank's pin opened {worst} m");
     let load = position(&run, "load");
     assert!(load[0] > 15.0 && load[1] > 5.0, "the load ended at {load:?}, not on the far bank");
 }
@@ -99,7 +102,8 @@ fn ragdolls_fired_into_the_wall_stay_in_front_of_it_and_whole() {
 #[test]
 fn the_joint_grid_hangs_together() {
     let run = run("joint_grid", |_, _| {});
-    assert!(worst_pin(&run) < 0.05, "a pin of the grid opened {} m", worst_pin(&run));
+    // Measured: 3.97 mm at the end (Box2D v3's: 4.0 mm).
+    assert!(worst_pin(&run) < 0.01, "a pin of the grid opened {} m", worst_pin(&run));
 }
 
 /// The rain benchmark: every ragdoll lands in the box and stays in one piece; at the end they
