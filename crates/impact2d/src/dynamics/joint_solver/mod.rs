@@ -486,6 +486,7 @@ pub(crate) struct Pose {
 impl Pose {
     /// The pose of `c` from the states' motion since the start of the step (`angles` may be
     /// empty when the angle is not needed).
+    #[inline]
     fn of(c: &JointConstraint, states: &[BodyState], angles: &[f32]) -> Pose {
         let (sa, sb) = (&states[c.a], &states[c.b]);
         let (ra, rb) = (sa.dq.rotate(c.frame_a), sb.dq.rotate(c.frame_b));
