@@ -505,9 +505,23 @@ impl BroadPhase {
     /// dynamic) whose fat AABB overlaps `aabb` (meters) until it returns `false`.
     ///
     /// Errors: [`BroadPhaseError::InvalidAabb`] when `aabb` is not finite and ordered.
-    pub fn query(&self, aabb: Aabb, mut callback: impl FnMut(ProxyKey, u64) -> bool) -> Result<(), BroadPhaseError> {
+    pub fn query(&self, aabb: Aabb, callback: impl FnMut(ProxyKey, u64) -> bool) -> Result<(), BroadPhaseError> {
+        self.query_kinds(aabb, &ProxyKind::ALL, callback)
+    }
+
+    /// [`BroadPhase::query`] over the trees of `kinds` only, in that order: a caller that
+    /// wants static and kinematic shapes skips the walk of the dynamic tree, which in a pile
+    /// holds nearly every proxy the box overlaps.
+    ///
+    /// Errors: [`BroadPhaseError::InvalidAabb`] when `aabb` is not finite and ordered.
+    pub fn query_kinds(
+        &self,
+        aabb: Aabb,
+        kinds: &[ProxyKind],
+        mut callback: impl FnMut(ProxyKey, u64) -> bool,
+    ) -> Result<(), BroadPhaseError> {
         let mut go_on = true;
-        for kind in ProxyKind::ALL {
+        for &kind in kinds {
             if !go_on {
                 break;
             }

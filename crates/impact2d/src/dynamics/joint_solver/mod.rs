@@ -486,12 +486,20 @@ pub(crate) struct Pose {
 impl Pose {
     /// The pose of `c` from the states' motion since the start of the step (`angles` may be
     /// empty when the angle is not needed).
+    #[inline]
     fn of(c: &JointConstraint, states: &[BodyState], angles: &[f32]) -> Pose {
         let (sa, sb) = (&states[c.a], &states[c.b]);
         let (ra, rb) = (sa.dq.rotate(c.frame_a), sb.dq.rotate(c.frame_b));
         let d = (sb.dp - sa.dp) + c.delta_center + (rb - ra);
+        Pose { ra, rb, d, angle: Pose::angle_of(c, angles) }
+    }
+
+    /// B's angle relative to A (radians), as in [`Pose::of`], without the anchors: a limit
+    /// reads only the angle, and rotating the anchors for it was a tenth of the position
+    /// projection's instructions in `ragdoll_rain` (its ragdolls' joints all have limits).
+    pub(crate) fn angle_of(c: &JointConstraint, angles: &[f32]) -> f32 {
         let turned = |i: usize| angles.get(i).copied().unwrap_or(0.0);
-        Pose { ra, rb, d, angle: c.delta_angle + turned(c.b) - turned(c.a) }
+        c.delta_angle + turned(c.b) - turned(c.a)
     }
 }
 

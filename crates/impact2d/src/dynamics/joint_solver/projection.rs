@@ -168,14 +168,14 @@ fn project(c: &JointConstraint, states: &mut [BodyState], angles: &mut [f32]) ->
     let linear = match c.kind {
         JointKind::Revolute(d) => {
             if d.enable_limit {
-                let angle = Pose::of(c, states, angles).angle;
+                let angle = Pose::angle_of(c, angles);
                 turn_by(if angle < d.lower { angle - d.lower } else { (angle - d.upper).max(0.0) }, states, angles);
             }
             point(c, states, angles)
         }
         JointKind::Weld(d) => {
             if d.angular_hertz == 0.0 {
-                turn_by(Pose::of(c, states, angles).angle, states, angles);
+                turn_by(Pose::angle_of(c, angles), states, angles);
             }
             if d.linear_hertz == 0.0 { point(c, states, angles) } else { 0.0 }
         }
