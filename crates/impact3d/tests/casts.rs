@@ -61,10 +61,40 @@ fn first_dip(f: impl Fn(f64) -> f64, speed: f64, below: f64, end: f64) -> Option
     None
 }
 
+/// The hits, misses and faults of a seeded test.
+#[derive(Default)]
+struct Tally {
+    hits: usize,
+    misses: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn count(&mut self, hit: bool) {
+        if hit {
+            self.hits += 1;
+        } else {
+            self.misses += 1;
+        }
+    }
+
+    fn fault(&mut self, fault: Option<String>) {
+        self.failures.extend(fault);
+    }
+
+    /// Prints the counts; asserts more than `hits` hits and `misses` misses (the cases cover
+    /// both) and no fault.
+    fn check(&self, hits: usize, misses: usize) {
+        println!("{} hits, {} misses", self.hits, self.misses);
+        assert!(self.hits > hits && self.misses > misses, "{} {}", self.hits, self.misses);
+        assert!(self.failures.is_empty(), "{} failures; first:\n{}", self.failures.len(), self.failures[0]);
+    }
+}
+
 #[test]
 fn shape_casts_stop_in_the_band_and_never_late() {
     let mut rng = ChaCha8Rng::seed_from_u64(30);
-    let (mut hits, mut misses, mut failures) = (0, 0, Vec::new());
+    let mut tally = Tally::default();
     for case in 0..10_000 {
         let size = 10f32.powf(rng.random_range(-1.0..0.7));
         let (a, b) = (random_shape(&mut rng, size), random_shape(&mut rng, size));
@@ -97,11 +127,11 @@ fn shape_casts_stop_in_the_band_and_never_late() {
         let speed = translation.length() as f64;
         let fault = match out {
             None => {
-                misses += 1;
+                tally.count(false);
                 first_dip(at, speed, lo - tol, 1.0).map(|t| format!("missed: gap {:e} at {t}", at(t)))
             }
             Some(hit) => {
-                hits += 1;
+                tally.count(true);
                 let f = hit.fraction as f64;
                 let g = at(f);
                 if g > hi + tol && hit.iterations < 32 {
@@ -114,19 +144,17 @@ fn shape_casts_stop_in_the_band_and_never_late() {
                 }
             }
         };
-        if let Some(f) = fault {
-            failures.push(format!("case {case}: {f}\n  a {a:?} at {xa:?}\n  b {b:?} at {xb:?} by {translation}"));
-        }
+        tally.fault(
+            fault.map(|f| format!("case {case}: {f}\n  a {a:?} at {xa:?}\n  b {b:?} at {xb:?} by {translation}")),
+        );
     }
-    println!("{hits} hits, {misses} misses");
-    assert!(hits > 4000 && misses > 1000, "{hits} {misses}");
-    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+    tally.check(4000, 1000);
 }
 
 #[test]
 fn ray_casts_hit_the_surface_first() {
     let mut rng = ChaCha8Rng::seed_from_u64(31);
-    let (mut hits, mut misses, mut failures) = (0, 0, Vec::new());
+    let mut tally = Tally::default();
     for case in 0..10_000 {
         let size = 10f32.powf(rng.random_range(-1.0..0.7));
         let shape = random_shape(&mut rng, size);
@@ -139,18 +167,10 @@ fn ray_casts_hit_the_surface_first() {
             max_fraction: if case % 4 == 0 { rng.random_range(0.0..1.0) } else { 1.0 },
         };
         let (hit, fault) = judge_ray(&shape, &input, size);
-        if hit {
-            hits += 1;
-        } else {
-            misses += 1;
-        }
-        if let Some(f) = fault {
-            failures.push(format!("case {case}: {f}\n  {shape:?}\n  {input:?}"));
-        }
+        tally.count(hit);
+        tally.fault(fault.map(|f| format!("case {case}: {f}\n  {shape:?}\n  {input:?}")));
     }
-    println!("{hits} hits, {misses} misses");
-    assert!(hits > 3000 && misses > 1000, "{hits} {misses}");
-    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+    tally.check(3000, 1000);
 }
 
 /// Boxes (by their slabs) and capsules (closed forms) against the f64 reference: boxes
@@ -160,7 +180,7 @@ fn ray_casts_hit_the_surface_first() {
 #[test]
 fn box_and_capsule_rays_match_the_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xb0c5);
-    let (mut hits, mut misses, mut failures) = (0, 0, Vec::new());
+    let mut tally = Tally::default();
     for case in 0..12_000 {
         let size = 10f32.powf(rng.random_range(-1.0..0.5));
         let far = if case % 2 == 1 { random_unit(&mut rng) * 5000.0 } else { Vec3::ZERO };
@@ -188,18 +208,10 @@ fn box_and_capsule_rays_match_the_reference() {
         };
         let input = RayCastInput { origin, translation, max_fraction: if case % 5 == 0 { 0.5 } else { 1.0 } };
         let (hit, fault) = judge_ray(&shape, &input, size);
-        if hit {
-            hits += 1;
-        } else {
-            misses += 1;
-        }
-        if let Some(f) = fault {
-            failures.push(format!("case {case}: {f}\n  {shape:?}\n  {input:?}"));
-        }
+        tally.count(hit);
+        tally.fault(fault.map(|f| format!("case {case}: {f}\n  {shape:?}\n  {input:?}")));
     }
-    println!("{hits} hits, {misses} misses");
-    assert!(hits > 3000 && misses > 3000, "{hits} {misses}");
-    assert!(failures.is_empty(), "{} failures; first:\n{}", failures.len(), failures[0]);
+    tally.check(3000, 3000);
 }
 
 /// One ray cast judged against the f64 reference: whether it hit, and what is wrong with
