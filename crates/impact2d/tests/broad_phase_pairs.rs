@@ -461,3 +461,48 @@ fn tree_and_sort_and_sweep_agree() {
         }
     }
 }
+
+/// `query_kinds` finds exactly the proxies of the kinds asked that `query` finds, in `query`'s
+/// order within each tree, over seeded sets of proxies of every kind and every kind subset.
+#[test]
+fn query_kinds_is_query_filtered_by_kind() {
+    let subsets: [&[ProxyKind]; 4] =
+        [&[ProxyKind::Static, ProxyKind::Kinematic], &[ProxyKind::Dynamic], &[ProxyKind::Kinematic], &ProxyKind::ALL];
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9e1d + seed);
+        let mut bp = BroadPhase::new();
+        let world = 10.0 + 2.0 * seed as f32;
+        let mut kinds = BTreeMap::new();
+        for user in 0..(50 + 20 * seed) {
+            let kind = random_kind(&mut rng);
+            bp.create_proxy(random_box(&mut rng, world), kind, random_filter(&mut rng), user).unwrap();
+            kinds.insert(user, kind);
+        }
+        for _ in 0..50 {
+            let mut area = random_box(&mut rng, world);
+            area = Aabb::new(area.lower - Vec2::splat(3.0), area.upper + Vec2::splat(3.0));
+            let mut all = Vec::new();
+            bp.query(area, |_, user| {
+                all.push(user);
+                true
+            })
+            .unwrap();
+            for subset in subsets {
+                let mut some = Vec::new();
+                bp.query_kinds(area, subset, |_, user| {
+                    some.push(user);
+                    true
+                })
+                .unwrap();
+                let mut expected: Vec<u64> = Vec::new();
+                for kind in subset {
+                    expected.extend(all.iter().filter(|u| kinds[*u] == *kind));
+                }
+                assert_eq!(some, expected, "seed {seed}, {area:?}, {subset:?}");
+                checked += some.len();
+            }
+        }
+    }
+    assert!(checked > 10_000, "the areas overlap proxies ({checked})");
+}

@@ -362,10 +362,10 @@ pub(crate) fn state_index(body: &Body) -> u32 {
 }
 
 /// Four bodies' velocities, lane by lane.
-struct WideBody {
-    vx: Vec4,
-    vy: Vec4,
-    w: Vec4,
+pub(crate) struct WideBody {
+    pub vx: Vec4,
+    pub vy: Vec4,
+    pub w: Vec4,
 }
 
 /// Four bodies' motion since the start of the step, lane by lane: translation (meters) and

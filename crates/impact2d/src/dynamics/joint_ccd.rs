@@ -23,7 +23,7 @@
 use super::contact_solver::{BodyState, STILL_STATE, Softness};
 use super::handles::NULL;
 use super::joint_solver::{
-    CONVERGED_LINEAR, JointConstraint, JointStep, constraint, linear_error, order_for_projection, project_joints,
+    CONVERGED_LINEAR, JointConstraint, JointStep, constraint, find, linear_error, order_for_projection, project_joints,
     solve_joints,
 };
 use super::solver::cap_velocity;
@@ -265,25 +265,18 @@ impl World {
     /// joints on them, both sorted, the groups in the order of their first body.
     fn jointed_groups(&self, bodies: &[u32], joints: &[u32]) -> Vec<(Vec<u32>, Vec<u32>)> {
         let place = |body: u32| bodies.binary_search(&body).ok();
-        let mut parent: Vec<usize> = (0..bodies.len()).collect();
-        let root = |parent: &mut Vec<usize>, mut x: usize| {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        };
+        let mut parent: Vec<u32> = (0..bodies.len() as u32).collect();
         for &index in joints {
             let j = &self.joints[index];
             if let (Some(a), Some(b)) = (place(j.body_a), place(j.body_b)) {
-                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-                parent[ra.max(rb)] = ra.min(rb);
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                parent[ra.max(rb)] = ra.min(rb) as u32;
             }
         }
         let mut group_of = vec![usize::MAX; bodies.len()];
         let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
         for (k, &body) in bodies.iter().enumerate() {
-            let r = root(&mut parent, k);
+            let r = find(&mut parent, k);
             if group_of[r] == usize::MAX {
                 group_of[r] = groups.len();
                 groups.push((Vec::new(), Vec::new()));
@@ -293,7 +286,7 @@ impl World {
         for &index in joints {
             let j = &self.joints[index];
             if let Some(k) = place(j.body_a).or(place(j.body_b)) {
-                groups[group_of[root(&mut parent, k)]].1.push(index);
+                groups[group_of[find(&mut parent, k)]].1.push(index);
             }
         }
         groups.retain(|(_, joints)| !joints.is_empty());

@@ -109,9 +109,9 @@ impl World {
         let solver = &mut self.solver;
         solver.contacts.prepare(&self.graph, &self.contacts, &self.bodies, &solver.states, &k);
         let caps = (self.def.max_linear_speed, self.def.max_angular_speed);
+        let encoding = solver.contacts.encoding;
         for _ in 0..substeps {
             integrate_velocities(&mut solver.states, &solver.sims, caps);
-            let encoding = solver.contacts.encoding;
             solver.joint_plan.warm_start(&mut solver.joints, &mut solver.states, encoding);
             solver.contacts.warm_start(&mut solver.states);
             let (plan, joints) = (&mut solver.joint_plan, &mut solver.joints);

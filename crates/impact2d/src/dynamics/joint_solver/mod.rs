@@ -216,8 +216,8 @@ fn anchored_twice(joints: &[JointConstraint], level: &[u32], parent: &mut Vec<u3
     }
 }
 
-/// The representative of state `x`'s group (union-find with path halving).
-fn find(parent: &mut [u32], mut x: usize) -> usize {
+/// The representative of `x`'s group (union-find with path halving).
+pub(crate) fn find(parent: &mut [u32], mut x: usize) -> usize {
     while parent[x] as usize != x {
         parent[x] = parent[parent[x] as usize];
         x = parent[x] as usize;

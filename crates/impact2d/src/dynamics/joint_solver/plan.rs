@@ -104,9 +104,7 @@ impl JointPlan {
         }
         NO_COLOR
     }
-}
 
-impl JointPlan {
     /// Fills the lanes from the prepared `joints` for a step whose rigid rows have softness
     /// `rigid`.
     pub(crate) fn begin(&mut self, joints: &[JointConstraint], rigid: Softness) {
@@ -174,7 +172,7 @@ impl JointPlan {
         false
     }
 
-    /// Forgets the plan (no joints to solve, or they changed).
+    /// Forgets the plan (the world has no joints left).
     pub(crate) fn clear(&mut self) {
         self.valid = false;
         self.bundles.clear();

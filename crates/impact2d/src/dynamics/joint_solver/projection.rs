@@ -15,7 +15,7 @@ use crate::dynamics::joint::JointKind;
 use crate::math::{Rot, Vec2};
 
 /// The largest linear correction of one row in one pass (meters; Box2D v2's).
-pub(crate) const MAX_LINEAR_CORRECTION: f32 = 0.2;
+const MAX_LINEAR_CORRECTION: f32 = 0.2;
 
 /// The largest angular correction of one row in one pass (radians, 8°; Box2D v2's).
 const MAX_ANGULAR_CORRECTION: f32 = 8.0 * std::f32::consts::PI / 180.0;
@@ -57,46 +57,31 @@ pub(crate) fn project_joints(
     iterations: u32,
     loop_slop: f32,
 ) -> Errors {
-    let mut passes = Passes::new();
-    let loops = order.iter().map(|&k| &joints[k as usize]).filter(|c| c.held == Held::Shared);
-    let open = loops.map(|c| linear_error(c, states, angles)).fold(0.0f32, f32::max);
-    passes.loops_done = open <= loop_slop;
-    let mut found = Errors { linear: open, angular: 0.0 };
+    // A slop of zero projects the loops at any width: no need to measure them.
+    let mut loops_done = loop_slop > 0.0 && loops_open(joints, order, (states, angles)) <= loop_slop;
+    let (mut found, mut last_loop) = (Errors::default(), f32::INFINITY);
     for _ in 0..iterations {
-        let (tree, looped) = project_pass(joints, order, (states, angles), passes.loops_done);
+        let (tree, looped) = project_pass(joints, order, (states, angles), loops_done);
         found = tree.max(looped);
-        if passes.done(tree, looped) {
+        loops_done |= looped.converged() || looped.linear > STALL_RATIO * last_loop;
+        last_loop = looped.linear;
+        if loops_done && tree.converged() {
             break;
         }
     }
     found
 }
 
-/// When the passes of a projection end: once the tree joints converged and the joints of
-/// groups hung from two places or more ([`Held::Shared`]) converged or stalled.
-pub(crate) struct Passes {
-    /// Whether the loop groups' joints are done (left out of the passes that follow).
-    pub loops_done: bool,
-    last_loop: f32,
-}
-
-impl Passes {
-    pub(crate) fn new() -> Passes {
-        Passes { loops_done: false, last_loop: f32::INFINITY }
-    }
-
-    /// Takes a pass's errors (the tree joints' and the loop groups'); true when it was the last.
-    pub(crate) fn done(&mut self, tree: Errors, looped: Errors) -> bool {
-        self.loops_done |= looped.converged() || looped.linear > STALL_RATIO * self.last_loop;
-        self.last_loop = looped.linear;
-        self.loops_done && tree.converged()
-    }
+/// The widest any joint of a loop group ([`Held::Shared`]) at `order` is open (meters).
+fn loops_open(joints: &[JointConstraint], order: &[u32], (states, angles): (&[BodyState], &[f32])) -> f32 {
+    let loops = order.iter().map(|&k| &joints[k as usize]).filter(|c| c.held == Held::Shared);
+    loops.map(|c| linear_error(c, states, angles)).fold(0.0f32, f32::max)
 }
 
 /// One pass over the joints at `order`, the loop groups' joints only while `!loops_done`;
 /// returns the largest errors found before correcting them, of the tree joints and of the
 /// loop groups' joints.
-pub(crate) fn project_pass(
+fn project_pass(
     joints: &[JointConstraint],
     order: &[u32],
     (states, angles): (&mut [BodyState], &mut [f32]),
@@ -152,7 +137,7 @@ impl Errors {
         self.linear <= CONVERGED_LINEAR && self.angular <= CONVERGED_ANGULAR
     }
 
-    pub(crate) fn max(self, other: Errors) -> Errors {
+    fn max(self, other: Errors) -> Errors {
         Errors { linear: self.linear.max(other.linear), angular: self.angular.max(other.angular) }
     }
 }

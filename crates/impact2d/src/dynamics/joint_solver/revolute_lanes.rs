@@ -10,7 +10,7 @@
 use glam::{BVec4A, Vec4};
 
 use super::{JointConstraint, JointStep, Softness};
-use crate::dynamics::contact_solver::{BodyState, rows, store_velocity_row, transpose};
+use crate::dynamics::contact_solver::{BodyState, WideBody, rows, store_velocity_row, transpose};
 use crate::dynamics::handles::NULL;
 use crate::dynamics::joint::{JointImpulses, JointKind};
 use crate::encoding::Encoding;
@@ -116,13 +116,6 @@ impl RevoluteLanes {
     }
 }
 
-/// Four bodies' velocities, lane by lane.
-struct Wide {
-    vx: Vec4,
-    vy: Vec4,
-    w: Vec4,
-}
-
 /// The anchors relative to the centers of mass now (meters, world), lane by lane.
 struct Arms {
     ax: Vec4,
@@ -147,16 +140,17 @@ fn finite(x: Vec4) -> Vec4 {
     Vec4::select(x.is_finite_mask(), x, Vec4::ZERO)
 }
 
-/// The velocities of the states in `slots`.
+/// The velocities of the states in `slots` (state indices, bounds-checked: the contact
+/// solver's `gather` takes slots that its own preparation checked).
 #[inline(always)]
-fn gather(states: &[BodyState], slots: &[u32; 4]) -> Wide {
+fn gather(states: &[BodyState], slots: &[u32; 4]) -> WideBody {
     let [vx, vy, w, _] = transpose(slots.map(|s| rows(&states[s as usize]).0));
-    Wide { vx, vy, w }
+    WideBody { vx, vy, w }
 }
 
 /// Writes the velocities back (zero padding, as the states keep it).
 #[inline(always)]
-fn scatter(states: &mut [BodyState], slots: &[u32; 4], b: &Wide) {
+fn scatter(states: &mut [BodyState], slots: &[u32; 4], b: &WideBody) {
     let r = transpose([b.vx, b.vy, b.w, Vec4::ZERO]);
     for (lane, &s) in slots.iter().enumerate() {
         store_velocity_row(&mut states[s as usize], r[lane]);
@@ -186,7 +180,7 @@ fn arms(c: &RevoluteLanes, states: &[BodyState]) -> (Arms, Vec4, Vec4) {
 /// `apply`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn apply(c: &RevoluteLanes, a: &mut Wide, b: &mut Wide, keep: BVec4A, p: (Vec4, Vec4), la: Vec4, lb: Vec4) {
+fn apply(c: &RevoluteLanes, a: &mut WideBody, b: &mut WideBody, keep: BVec4A, p: (Vec4, Vec4), la: Vec4, lb: Vec4) {
     let keep = keep & (((p.0 + p.1) + la) + lb).is_finite_mask();
     let (ma, mb, ia, ib) = (ld(&c.ma), ld(&c.mb), ld(&c.ia), ld(&c.ib));
     a.vx = Vec4::select(keep, a.vx - ma * p.0, a.vx);
@@ -200,7 +194,7 @@ fn apply(c: &RevoluteLanes, a: &mut Wide, b: &mut Wide, keep: BVec4A, p: (Vec4, 
 /// Applies an angular impulse `l` (N·m·s) taken from A and given to B, in the lanes of
 /// `keep` where `l + l` is finite (the scalar `apply` with no linear impulse).
 #[inline(always)]
-fn apply_angular(c: &RevoluteLanes, a: &mut Wide, b: &mut Wide, keep: BVec4A, l: Vec4) {
+fn apply_angular(c: &RevoluteLanes, a: &mut WideBody, b: &mut WideBody, keep: BVec4A, l: Vec4) {
     let keep = keep & ((Vec4::ZERO + l) + l).is_finite_mask();
     a.w = Vec4::select(keep, a.w - ld(&c.ia) * l, a.w);
     b.w = Vec4::select(keep, b.w + ld(&c.ib) * l, b.w);
@@ -224,7 +218,7 @@ fn warm_start_four(c: &RevoluteLanes, states: &mut [BodyState]) {
 #[inline(always)]
 fn solve_angular(
     c: &mut RevoluteLanes,
-    (a, b): (&mut Wide, &mut Wide),
+    (a, b): (&mut WideBody, &mut WideBody),
     angle: Vec4,
     step: JointStep,
     rigid: Softness,
@@ -292,7 +286,7 @@ fn limit_row(
 #[inline(always)]
 fn solve_point(
     c: &mut RevoluteLanes,
-    (a, b): (&mut Wide, &mut Wide),
+    (a, b): (&mut WideBody, &mut WideBody),
     r: &Arms,
     d: (Vec4, Vec4),
     soft: Option<Softness>,
